@@ -1,0 +1,279 @@
+package dev.quiver.flink.batch;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.apache.arrow.compression.CommonsCompressionFactory;
+import org.apache.arrow.flatbuf.Message;
+import org.apache.arrow.flatbuf.MessageHeader;
+import org.apache.arrow.flatbuf.RecordBatch;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.TypeLayout;
+import org.apache.arrow.vector.VectorLoader;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.ipc.message.ArrowBuffer;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.ipc.message.IpcOption;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.ValueVectorUtility;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.core.memory.MemorySegmentFactory;
+import org.apache.flink.core.memory.MemorySegmentWritable;
+
+/**
+ * The bytes of one {@link BatchRecord} on an edge.
+ *
+ * <pre>
+ * byte   kind            0 = data, 1 = end of partition
+ * int    partition       producing task
+ * int    channel         consumer channel, -1 = none
+ * -- data records only --
+ * int    metadataLength
+ * bytes  metadata        Arrow IPC Message flatbuffer with a RecordBatch header
+ * long   bodyLength
+ * bytes  body            Arrow IPC record-batch body (8-byte aligned buffers, maybe compressed)
+ * </pre>
+ *
+ * The schema is not written: both ends know it from the edge's type information. Reading checks
+ * every length and offset against the edge's schema before Arrow touches the buffers, and checks
+ * the loaded vectors in full, so corrupt bytes end in a {@link CorruptBatchException} instead of a
+ * JVM crash (vector accessors may run without bounds checks).
+ */
+final class BatchWireFormat {
+  private static final byte DATA = 0;
+  private static final byte END_OF_PARTITION = 1;
+  private static final int MAX_METADATA_BYTES = 64 << 20;
+  private static final int SCRATCH_BYTES = 64 << 10;
+  private static final byte[] PADDING = new byte[8];
+
+  private final Schema schema;
+  private final String edge;
+  private final CompressionCodec codec;
+  private final int expectedNodes;
+  private final int expectedBuffers;
+  private final byte[] scratch = new byte[SCRATCH_BYTES];
+
+  BatchWireFormat(Schema schema, BatchCompression compression, String edge) {
+    this.schema = schema;
+    this.edge = edge;
+    this.codec = compression.newCodec();
+    int[] counts = new int[2];
+    countLayout(schema.getFields(), counts);
+    this.expectedNodes = counts[0];
+    this.expectedBuffers = counts[1];
+  }
+
+  private static void countLayout(List<Field> fields, int[] counts) {
+    for (Field field : fields) {
+      counts[0]++;
+      counts[1] += TypeLayout.getTypeBufferCount(field.getType());
+      countLayout(field.getChildren(), counts);
+    }
+  }
+
+  void write(BatchRecord record, DataOutputView out) throws IOException {
+    out.writeByte(record.isData() ? DATA : END_OF_PARTITION);
+    out.writeInt(record.partition());
+    out.writeInt(record.channel());
+    if (!record.isData()) {
+      return;
+    }
+    VectorSchemaRoot root = record.batch();
+    if (!root.getSchema().equals(schema)) {
+      throw new IllegalStateException(
+          "batch schema " + root.getSchema() + " does not match edge '" + edge + "' " + schema);
+    }
+    try (ArrowRecordBatch batch = new VectorUnloader(root, true, codec, true).getRecordBatch()) {
+      ByteBuffer metadata = MessageSerializer.serializeMetadata(batch, IpcOption.DEFAULT);
+      long bodyLength = batch.computeBodyLength();
+      out.writeInt(metadata.remaining());
+      out.write(
+          metadata.array(), metadata.arrayOffset() + metadata.position(), metadata.remaining());
+      out.writeLong(bodyLength);
+      List<ArrowBuf> buffers = batch.getBuffers();
+      List<ArrowBuffer> layout = batch.getBuffersLayout();
+      long position = 0;
+      for (int i = 0; i < buffers.size(); i++) {
+        long offset = layout.get(i).getOffset();
+        pad(out, offset - position);
+        long size = layout.get(i).getSize();
+        writeBuffer(buffers.get(i), size, out);
+        position = offset + size;
+      }
+      pad(out, bodyLength - position);
+    }
+  }
+
+  private void writeBuffer(ArrowBuf buffer, long size, DataOutputView out) throws IOException {
+    if (size == 0) {
+      return;
+    }
+    if (out instanceof MemorySegmentWritable) {
+      // One copy, straight from Arrow's off-heap memory into Flink's output buffer.
+      ((MemorySegmentWritable) out)
+          .write(
+              MemorySegmentFactory.wrapOffHeapMemory(buffer.nioBuffer(0, (int) size)),
+              0,
+              (int) size);
+      return;
+    }
+    for (long done = 0; done < size; ) {
+      int n = (int) Math.min(scratch.length, size - done);
+      buffer.getBytes(done, scratch, 0, n);
+      out.write(scratch, 0, n);
+      done += n;
+    }
+  }
+
+  private static void pad(DataOutputView out, long bytes) throws IOException {
+    if (bytes < 0 || bytes >= PADDING.length) {
+      throw new IllegalStateException("unexpected Arrow buffer alignment gap: " + bytes);
+    }
+    out.write(PADDING, 0, (int) bytes);
+  }
+
+  BatchRecord read(DataInputView in, BufferAllocator allocator) throws IOException {
+    try {
+      return readRecord(in, allocator);
+    } catch (EOFException e) {
+      throw new CorruptBatchException(edge, "truncated input", e);
+    }
+  }
+
+  private BatchRecord readRecord(DataInputView in, BufferAllocator allocator) throws IOException {
+    byte kind = in.readByte();
+    int partition = in.readInt();
+    int channel = in.readInt();
+    if (kind != DATA && kind != END_OF_PARTITION) {
+      throw new CorruptBatchException(edge, "unknown record kind " + kind);
+    }
+    if (partition < 0 || channel < BatchRecord.NO_CHANNEL) {
+      throw new CorruptBatchException(
+          edge, "invalid routing partition=" + partition + " channel=" + channel);
+    }
+    if (kind == END_OF_PARTITION) {
+      return BatchRecord.endOfPartition(partition, channel);
+    }
+    int metadataLength = in.readInt();
+    if (metadataLength <= 0 || metadataLength > MAX_METADATA_BYTES) {
+      throw new CorruptBatchException(edge, "invalid metadata length " + metadataLength);
+    }
+    byte[] metadata = new byte[metadataLength];
+    in.readFully(metadata);
+    long bodyLength = in.readLong();
+    RecordBatch header = parseHeader(metadata, bodyLength);
+    ArrowRecordBatch batch;
+    try (ArrowBuf body = allocator.buffer(bodyLength)) {
+      readBody(in, body, bodyLength);
+      try {
+        batch = MessageSerializer.deserializeRecordBatch(header, body);
+      } catch (RuntimeException e) {
+        throw new CorruptBatchException(edge, "undecodable record batch", e);
+      }
+    }
+    try (batch) {
+      VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+      try {
+        new VectorLoader(root, CommonsCompressionFactory.INSTANCE).load(batch);
+        ValueVectorUtility.validateFull(root);
+      } catch (RuntimeException | OutOfMemoryError e) {
+        root.close();
+        throw new CorruptBatchException(edge, "invalid vectors: " + e.getMessage(), e);
+      }
+      return BatchRecord.data(partition, channel, root);
+    }
+  }
+
+  private RecordBatch parseHeader(byte[] metadata, long bodyLength) throws CorruptBatchException {
+    if (bodyLength < 0 || bodyLength > Integer.MAX_VALUE) {
+      throw new CorruptBatchException(edge, "invalid body length " + bodyLength);
+    }
+    try {
+      Message message = Message.getRootAsMessage(ByteBuffer.wrap(metadata));
+      if (message.headerType() != MessageHeader.RecordBatch) {
+        throw new CorruptBatchException(edge, "message is not a record batch");
+      }
+      if (message.bodyLength() != bodyLength) {
+        throw new CorruptBatchException(
+            edge, "body length " + bodyLength + " disagrees with metadata " + message.bodyLength());
+      }
+      RecordBatch header = (RecordBatch) message.header(new RecordBatch());
+      checkLayout(header, bodyLength);
+      return header;
+    } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+      throw new CorruptBatchException(edge, "unreadable metadata", e);
+    }
+  }
+
+  private void checkLayout(RecordBatch header, long bodyLength) throws CorruptBatchException {
+    if (header.length() < 0 || header.length() > Integer.MAX_VALUE) {
+      throw new CorruptBatchException(edge, "invalid row count " + header.length());
+    }
+    if (header.nodesLength() != expectedNodes || header.buffersLength() != expectedBuffers) {
+      throw new CorruptBatchException(
+          edge,
+          header.nodesLength()
+              + " field nodes and "
+              + header.buffersLength()
+              + " buffers do not fit the edge schema ("
+              + expectedNodes
+              + " and "
+              + expectedBuffers
+              + ")");
+    }
+    for (int i = 0; i < header.nodesLength(); i++) {
+      long length = header.nodes(i).length();
+      long nulls = header.nodes(i).nullCount();
+      if (length < 0 || length > Integer.MAX_VALUE || nulls < 0 || nulls > length) {
+        throw new CorruptBatchException(edge, "invalid field node " + i);
+      }
+    }
+    for (int i = 0; i < header.buffersLength(); i++) {
+      long offset = header.buffers(i).offset();
+      long length = header.buffers(i).length();
+      if (offset < 0 || length < 0 || offset > bodyLength - length) {
+        throw new CorruptBatchException(
+            edge, "buffer " + i + " [" + offset + ", +" + length + ") outside the body");
+      }
+    }
+  }
+
+  private void readBody(DataInputView in, ArrowBuf body, long bodyLength) throws IOException {
+    for (long done = 0; done < bodyLength; ) {
+      int n = (int) Math.min(scratch.length, bodyLength - done);
+      in.readFully(scratch, 0, n);
+      body.setBytes(done, scratch, 0, n);
+      done += n;
+    }
+  }
+
+  /** Copies one serialized record without decoding it. */
+  void copy(DataInputView in, DataOutputView out) throws IOException {
+    byte kind = in.readByte();
+    out.writeByte(kind);
+    out.writeInt(in.readInt());
+    out.writeInt(in.readInt());
+    if (kind != DATA) {
+      return;
+    }
+    int metadataLength = in.readInt();
+    if (metadataLength <= 0 || metadataLength > MAX_METADATA_BYTES) {
+      throw new CorruptBatchException(edge, "invalid metadata length " + metadataLength);
+    }
+    out.writeInt(metadataLength);
+    out.write(in, metadataLength);
+    long bodyLength = in.readLong();
+    if (bodyLength < 0 || bodyLength > Integer.MAX_VALUE) {
+      throw new CorruptBatchException(edge, "invalid body length " + bodyLength);
+    }
+    out.writeLong(bodyLength);
+    out.write(in, (int) bodyLength);
+  }
+}
