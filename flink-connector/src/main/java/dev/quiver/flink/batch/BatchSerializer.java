@@ -2,15 +2,11 @@ package dev.quiver.flink.batch;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.TaskAllocators;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.TransferPair;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -85,18 +81,10 @@ public final class BatchSerializer extends TypeSerializer<BatchRecord> {
     if (!from.isData()) {
       return BatchRecord.endOfPartition(from.partition(), from.channel());
     }
-    BufferAllocator allocator = TaskAllocators.current();
-    VectorSchemaRoot source = from.batch();
-    List<FieldVector> vectors = new ArrayList<>(source.getFieldVectors().size());
-    for (FieldVector vector : source.getFieldVectors()) {
-      TransferPair pair = vector.getTransferPair(allocator);
-      pair.splitAndTransfer(0, source.getRowCount());
-      vectors.add((FieldVector) pair.getTo());
-    }
     return BatchRecord.data(
         from.partition(),
         from.channel(),
-        new VectorSchemaRoot(source.getSchema().getFields(), vectors, source.getRowCount()));
+        BatchTransfer.share(from.batch(), TaskAllocators.current()));
   }
 
   @Override
@@ -117,6 +105,12 @@ public final class BatchSerializer extends TypeSerializer<BatchRecord> {
   @Override
   public BatchRecord deserialize(DataInputView source) throws IOException {
     return format().read(source, TaskAllocators.current());
+  }
+
+  /** Reads one record into memory of {@code allocator} (for readers outside any task). */
+  public BatchRecord deserialize(DataInputView source, BufferAllocator allocator)
+      throws IOException {
+    return format().read(source, allocator);
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.quiver.flink.batch;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.flatbuf.Message;
@@ -10,12 +11,18 @@ import org.apache.arrow.flatbuf.MessageHeader;
 import org.apache.arrow.flatbuf.RecordBatch;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BufferLayout;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TypeLayout;
 import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.compression.CompressionUtil;
+import org.apache.arrow.vector.compression.NoCompressionCodec;
 import org.apache.arrow.vector.ipc.message.ArrowBuffer;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.IpcOption;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
@@ -144,6 +151,8 @@ final class BatchWireFormat {
       return readRecord(in, allocator);
     } catch (EOFException e) {
       throw new CorruptBatchException(edge, "truncated input", e);
+    } catch (RuntimeException e) {
+      throw new CorruptBatchException(edge, e.toString(), e);
     }
   }
 
@@ -170,24 +179,161 @@ final class BatchWireFormat {
     long bodyLength = in.readLong();
     RecordBatch header = parseHeader(metadata, bodyLength);
     ArrowRecordBatch batch;
-    try (ArrowBuf body = allocator.buffer(bodyLength)) {
+    ArrowBuf body = allocator.buffer(bodyLength);
+    try {
       readBody(in, body, bodyLength);
-      try {
-        batch = MessageSerializer.deserializeRecordBatch(header, body);
-      } catch (RuntimeException e) {
-        throw new CorruptBatchException(edge, "undecodable record batch", e);
-      }
+      // Takes the slices it needs and releases our reference to the body.
+      batch = MessageSerializer.deserializeRecordBatch(header, body);
+    } catch (RuntimeException e) {
+      body.close();
+      throw new CorruptBatchException(edge, "undecodable record batch", e);
+    } catch (IOException e) {
+      body.close();
+      throw e;
     }
-    try (batch) {
+    try (ArrowRecordBatch plain = decompress(batch, allocator)) {
       VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
       try {
-        new VectorLoader(root, CommonsCompressionFactory.INSTANCE).load(batch);
-        ValueVectorUtility.validateFull(root);
-      } catch (RuntimeException | OutOfMemoryError e) {
+        checkBufferSizes(plain);
+        new VectorLoader(root).load(plain);
+        checkLoaded(root);
+      } catch (RuntimeException e) {
         root.close();
         throw new CorruptBatchException(edge, "invalid vectors: " + e.getMessage(), e);
       }
       return BatchRecord.data(partition, channel, root);
+    }
+  }
+
+  /**
+   * The batch with every buffer decompressed (closing {@code batch}). Done here rather than in
+   * Arrow's loader so that a buffer that fails to decompress releases everything decoded so far.
+   */
+  private ArrowRecordBatch decompress(ArrowRecordBatch batch, BufferAllocator allocator)
+      throws CorruptBatchException {
+    CompressionUtil.CodecType type;
+    try {
+      type = CompressionUtil.CodecType.fromCompressionType(batch.getBodyCompression().getCodec());
+    } catch (RuntimeException e) {
+      batch.close();
+      throw new CorruptBatchException(edge, "unknown compression codec", e);
+    }
+    if (type == CompressionUtil.CodecType.NO_COMPRESSION) {
+      return batch;
+    }
+    List<ArrowBuf> plain = new ArrayList<>(batch.getBuffers().size());
+    try (batch) {
+      CompressionCodec decoder = CommonsCompressionFactory.INSTANCE.createCodec(type);
+      for (ArrowBuf buffer : batch.getBuffers()) {
+        // decompress() consumes one reference of its input (or slices it); take one for it.
+        buffer.getReferenceManager().retain();
+        if (buffer.writerIndex() == 0) {
+          plain.add(buffer);
+          continue;
+        }
+        try {
+          plain.add(decoder.decompress(allocator, buffer));
+        } catch (RuntimeException | OutOfMemoryError e) {
+          buffer.close();
+          throw e;
+        }
+      }
+      return new ArrowRecordBatch(
+          batch.getLength(), batch.getNodes(), plain, NoCompressionCodec.DEFAULT_BODY_COMPRESSION);
+    } catch (RuntimeException | OutOfMemoryError e) {
+      throw new CorruptBatchException(edge, "undecompressable buffer: " + e.getMessage(), e);
+    } finally {
+      plain.forEach(ArrowBuf::close); // the new batch holds its own references
+    }
+  }
+
+  /**
+   * Every (decompressed) buffer is large enough for its field node's row count: Arrow's loader
+   * copies validity bits before checking sizes and leaks a buffer when that copy fails.
+   */
+  private void checkBufferSizes(ArrowRecordBatch batch) {
+    int[] next = new int[2]; // node index, buffer index
+    for (Field field : schema.getFields()) {
+      checkBufferSizes(field, batch, next);
+    }
+  }
+
+  private void checkBufferSizes(Field field, ArrowRecordBatch batch, int[] next) {
+    ArrowFieldNode node = batch.getNodes().get(next[0]++);
+    long rows = node.getLength();
+    List<BufferLayout> layouts = TypeLayout.getTypeLayout(field.getType()).getBufferLayouts();
+    boolean variableWidth =
+        layouts.stream().anyMatch(layout -> layout.getType() == BufferLayout.BufferType.OFFSET);
+    for (BufferLayout layout : layouts) {
+      ArrowBuf buffer = batch.getBuffers().get(next[1]++);
+      long needed;
+      switch (layout.getType()) {
+        case VALIDITY:
+          boolean ignored = node.getNullCount() == 0 || node.getNullCount() == rows;
+          needed = ignored ? 0 : (rows + 7) / 8;
+          break;
+        case OFFSET:
+          needed = rows == 0 ? 0 : (rows + 1) * layout.getTypeBitWidth() / 8;
+          break;
+        case DATA:
+          needed = variableWidth ? 0 : (rows * layout.getTypeBitWidth() + 7) / 8;
+          break;
+        default:
+          needed = 0;
+      }
+      if (buffer.writerIndex() < needed) {
+        throw new IllegalArgumentException(
+            layout.getType()
+                + " buffer of "
+                + field.getName()
+                + " has "
+                + buffer.writerIndex()
+                + " bytes, "
+                + needed
+                + " needed for "
+                + rows
+                + " rows");
+      }
+    }
+    for (Field child : field.getChildren()) {
+      checkBufferSizes(child, batch, next);
+    }
+  }
+
+  /**
+   * Structural checks that keep unchecked vector access in bounds: buffer sizes for the row count
+   * (Arrow's cheap validation) and monotonic offsets within the data of variable-width vectors.
+   * Values themselves are not inspected: a wrong value is the producer's bug, not a crash.
+   */
+  private static void checkLoaded(VectorSchemaRoot root) {
+    ValueVectorUtility.validate(root);
+    for (FieldVector vector : root.getFieldVectors()) {
+      if (vector instanceof BaseVariableWidthVector) {
+        checkOffsets((BaseVariableWidthVector) vector);
+      }
+    }
+  }
+
+  private static void checkOffsets(BaseVariableWidthVector vector) {
+    int count = vector.getValueCount();
+    if (count == 0) {
+      return;
+    }
+    ArrowBuf offsets = vector.getOffsetBuffer();
+    long dataCapacity = vector.getDataBuffer().capacity();
+    int previous = offsets.getInt(0);
+    if (previous < 0) {
+      throw new IllegalArgumentException("negative first offset in " + vector.getName());
+    }
+    for (int i = 1; i <= count; i++) {
+      int next = offsets.getInt((long) i * BaseVariableWidthVector.OFFSET_WIDTH);
+      if (next < previous) {
+        throw new IllegalArgumentException("decreasing offsets in " + vector.getName());
+      }
+      previous = next;
+    }
+    if (previous > dataCapacity) {
+      throw new IllegalArgumentException("offsets beyond the data of " + vector.getName());
     }
   }
 
@@ -268,12 +414,21 @@ final class BatchWireFormat {
       throw new CorruptBatchException(edge, "invalid metadata length " + metadataLength);
     }
     out.writeInt(metadataLength);
-    out.write(in, metadataLength);
+    copyBytes(in, out, metadataLength);
     long bodyLength = in.readLong();
     if (bodyLength < 0 || bodyLength > Integer.MAX_VALUE) {
       throw new CorruptBatchException(edge, "invalid body length " + bodyLength);
     }
     out.writeLong(bodyLength);
-    out.write(in, (int) bodyLength);
+    copyBytes(in, out, bodyLength);
+  }
+
+  private void copyBytes(DataInputView in, DataOutputView out, long bytes) throws IOException {
+    for (long done = 0; done < bytes; ) {
+      int n = (int) Math.min(scratch.length, bytes - done);
+      in.readFully(scratch, 0, n);
+      out.write(scratch, 0, n);
+      done += n;
+    }
   }
 }

@@ -1,0 +1,55 @@
+package dev.quiver.operators.kernel;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+
+/** Take kernel for variable-width vectors with 32-bit offsets (utf8, binary). */
+final class VariableWidthTake {
+  private static final int OFFSET_WIDTH = BaseVariableWidthVector.OFFSET_WIDTH;
+
+  private VariableWidthTake() {}
+
+  static void take(
+      BaseVariableWidthVector source,
+      int[] indices,
+      int from,
+      int count,
+      BaseVariableWidthVector target) {
+    ArrowBuf inOffsets = source.getOffsetBuffer();
+    // Pass 1 sizes the data buffer exactly, so it is allocated once and never grown.
+    long bytes = 0;
+    for (int i = from, end = from + count; i < end; i++) {
+      long at = (long) indices[i] * OFFSET_WIDTH;
+      bytes += inOffsets.getInt(at + OFFSET_WIDTH) - inOffsets.getInt(at);
+    }
+    if (bytes > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "take of "
+              + count
+              + " rows of "
+              + source.getField()
+              + " needs "
+              + bytes
+              + " bytes, more than a vector with 32-bit offsets can hold");
+    }
+    target.allocateNew(bytes, count);
+    Bits.takeValidity(source, indices, from, count, target.getValidityBuffer());
+
+    // Pass 2 copies the bytes of each value with one memory copy and writes the offsets.
+    ArrowBuf in = source.getDataBuffer();
+    ArrowBuf out = target.getDataBuffer();
+    ArrowBuf outOffsets = target.getOffsetBuffer();
+    int position = 0; // offset 0 is already zero in the fresh buffer
+    for (int i = 0; i < count; i++) {
+      long at = (long) indices[from + i] * OFFSET_WIDTH;
+      int start = inOffsets.getInt(at);
+      int length = inOffsets.getInt(at + OFFSET_WIDTH) - start;
+      out.setBytes(position, in, start, length);
+      position += length;
+      outOffsets.setInt((long) (i + 1) * OFFSET_WIDTH, position);
+    }
+    // Without lastSet, setValueCount would "fill holes" and overwrite the offsets just written.
+    target.setLastSet(count - 1);
+    target.setValueCount(count);
+  }
+}
