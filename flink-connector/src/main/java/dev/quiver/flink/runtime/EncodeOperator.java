@@ -5,10 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.batch.BatchSerializer;
 import dev.quiver.flink.batch.BatchTypeInfo;
-import dev.quiver.operators.memory.TaskAllocators;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.core.memory.DataOutputSerializer;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
@@ -17,14 +15,13 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * nothing of Arrow (Flink's collect sink): no task after this one needs an Arrow allocator, and the
  * bytes are decoded once, by the reader, into the reader's memory.
  */
-public final class EncodeOperator extends AbstractStreamOperator<byte[]>
+public final class EncodeOperator extends ArrowOperator<byte[]>
     implements OneInputStreamOperator<BatchRecord, byte[]> {
   private static final long serialVersionUID = 1L;
 
   private final BatchTypeInfo type;
   private transient BatchSerializer serializer;
   private transient DataOutputSerializer buffer;
-  private transient TaskAllocators.Binding memory;
   private transient StreamRecord<byte[]> reuse;
 
   public EncodeOperator(BatchTypeInfo type) {
@@ -34,7 +31,6 @@ public final class EncodeOperator extends AbstractStreamOperator<byte[]>
   @Override
   public void open() throws Exception {
     super.open();
-    memory = TaskAllocators.acquire(getOperatorName());
     serializer = (BatchSerializer) type.createSerializer(new SerializerConfigImpl());
     buffer = new DataOutputSerializer(64 << 10);
     reuse = new StreamRecord<>(null);
@@ -49,18 +45,6 @@ public final class EncodeOperator extends AbstractStreamOperator<byte[]>
       buffer.clear();
       serializer.serialize(record, buffer);
       output.collect(reuse.replace(buffer.getCopyOfBuffer()));
-    }
-  }
-
-  @Override
-  public void close() throws Exception {
-    try {
-      super.close();
-    } finally {
-      if (memory != null) {
-        memory.close();
-        memory = null;
-      }
     }
   }
 }
