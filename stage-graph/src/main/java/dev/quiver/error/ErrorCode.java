@@ -1,0 +1,31 @@
+package dev.quiver.error;
+
+/**
+ * What went wrong, for errors a user can cause (and fix). Each code has a stable name users can
+ * search for and, where SQL defines one, the SQLSTATE class it belongs to.
+ */
+public enum ErrorCode {
+  /** Division or modulo by zero. */
+  DIVISION_BY_ZERO("22012"),
+  /** A numeric result that does not fit its type (decimal precision, integer range). */
+  NUMERIC_OVERFLOW("22003"),
+  /** A value that cannot be converted to the target type of a CAST. */
+  INVALID_CAST("22018"),
+  /** An invalid argument to a function (e.g. a negative SUBSTRING length, a bad LIKE escape). */
+  INVALID_ARGUMENT("22023"),
+  /** A task needed more memory than its budget allows. */
+  MEMORY_BUDGET_EXCEEDED("53200"),
+  /** A type that the operation does not support. */
+  UNSUPPORTED_TYPE("0A000");
+
+  private final String sqlState;
+
+  ErrorCode(String sqlState) {
+    this.sqlState = sqlState;
+  }
+
+  /** The SQLSTATE of this error. */
+  public String sqlState() {
+    return sqlState;
+  }
+}
