@@ -22,9 +22,24 @@ public enum BatchCompression {
 
   /** A new codec; codecs may hold native state, so each serializer instance makes its own. */
   CompressionCodec newCodec() {
-    return this == NONE
-        ? NoCompressionCodec.INSTANCE
-        : CommonsCompressionFactory.INSTANCE.createCodec(codecType);
+    switch (this) {
+      case LZ4:
+        return new Lz4FrameCodec();
+      case ZSTD:
+        return CommonsCompressionFactory.INSTANCE.createCodec(codecType);
+      default:
+        return NoCompressionCodec.INSTANCE;
+    }
+  }
+
+  /** The compression a batch's IPC metadata names. */
+  static BatchCompression of(CompressionUtil.CodecType type) {
+    for (BatchCompression value : values()) {
+      if (value.codecType == type) {
+        return value;
+      }
+    }
+    throw new IllegalArgumentException("unsupported body compression " + type);
   }
 
   /** Parses {@code none|lz4|zstd}, case-insensitively. */

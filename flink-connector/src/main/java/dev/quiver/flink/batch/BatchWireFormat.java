@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.flatbuf.Message;
 import org.apache.arrow.flatbuf.MessageHeader;
 import org.apache.arrow.flatbuf.RecordBatch;
@@ -57,6 +56,8 @@ final class BatchWireFormat {
   private static final byte DATA = 0;
   private static final byte END_OF_PARTITION = 1;
   private static final int MAX_METADATA_BYTES = 64 << 20;
+  // Batches hold thousands of rows; a bound keeps a corrupt count from allocating gigabytes.
+  private static final long MAX_ROWS = 1L << 24;
   private static final int SCRATCH_BYTES = 64 << 10;
   private static final byte[] PADDING = new byte[8];
 
@@ -65,24 +66,31 @@ final class BatchWireFormat {
   private final CompressionCodec codec;
   private final int expectedNodes;
   private final int expectedBuffers;
+  private final boolean[] topLevel;
   private final byte[] scratch = new byte[SCRATCH_BYTES];
 
   BatchWireFormat(Schema schema, BatchCompression compression, String edge) {
     this.schema = schema;
     this.edge = edge;
     this.codec = compression.newCodec();
-    int[] counts = new int[2];
-    countLayout(schema.getFields(), counts);
-    this.expectedNodes = counts[0];
-    this.expectedBuffers = counts[1];
+    List<Boolean> nodes = new ArrayList<>();
+    this.expectedBuffers = countLayout(schema.getFields(), true, nodes);
+    this.expectedNodes = nodes.size();
+    this.topLevel = new boolean[expectedNodes];
+    for (int i = 0; i < expectedNodes; i++) {
+      topLevel[i] = nodes.get(i);
+    }
   }
 
-  private static void countLayout(List<Field> fields, int[] counts) {
+  /** Appends whether each field node (depth first) is top-level; returns the buffer count. */
+  private static int countLayout(List<Field> fields, boolean top, List<Boolean> nodes) {
+    int buffers = 0;
     for (Field field : fields) {
-      counts[0]++;
-      counts[1] += TypeLayout.getTypeBufferCount(field.getType());
-      countLayout(field.getChildren(), counts);
+      nodes.add(top);
+      buffers += TypeLayout.getTypeBufferCount(field.getType());
+      buffers += countLayout(field.getChildren(), false, nodes);
     }
+    return buffers;
   }
 
   void write(BatchRecord record, DataOutputView out) throws IOException {
@@ -223,7 +231,7 @@ final class BatchWireFormat {
     }
     List<ArrowBuf> plain = new ArrayList<>(batch.getBuffers().size());
     try (batch) {
-      CompressionCodec decoder = CommonsCompressionFactory.INSTANCE.createCodec(type);
+      CompressionCodec decoder = BatchCompression.of(type).newCodec();
       for (ArrowBuf buffer : batch.getBuffers()) {
         // decompress() consumes one reference of its input (or slices it); take one for it.
         buffer.getReferenceManager().retain();
@@ -359,7 +367,7 @@ final class BatchWireFormat {
   }
 
   private void checkLayout(RecordBatch header, long bodyLength) throws CorruptBatchException {
-    if (header.length() < 0 || header.length() > Integer.MAX_VALUE) {
+    if (header.length() < 0 || header.length() > MAX_ROWS) {
       throw new CorruptBatchException(edge, "invalid row count " + header.length());
     }
     if (header.nodesLength() != expectedNodes || header.buffersLength() != expectedBuffers) {
@@ -377,7 +385,9 @@ final class BatchWireFormat {
     for (int i = 0; i < header.nodesLength(); i++) {
       long length = header.nodes(i).length();
       long nulls = header.nodes(i).nullCount();
-      if (length < 0 || length > Integer.MAX_VALUE || nulls < 0 || nulls > length) {
+      // Every top-level column has the batch's row count; nested children bound their own.
+      boolean badLength = topLevel[i] ? length != header.length() : length < 0 || length > MAX_ROWS;
+      if (badLength || nulls < 0 || nulls > length) {
         throw new CorruptBatchException(edge, "invalid field node " + i);
       }
     }
