@@ -1,6 +1,9 @@
 package dev.quiver.flink.exchange;
 
 import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.flink.batch.BatchTypeInfo;
+import dev.quiver.operators.sort.SortKey;
+import java.util.List;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
@@ -15,6 +18,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * broadcast   (p, batch)…, (p, END)                 broadcast()
  * shuffle     (p, ch, rows of ch)…, (p, ch, END)∀ch partitionCustom(channel)
  * round robin (p, ch, batch)…, (p, ch, END)∀ch      partitionCustom(channel)
+ * merge       (p, sorted batch)…, (p, END)          global() → one merging task
  * </pre>
  */
 public final class Exchanges {
@@ -36,6 +40,20 @@ public final class Exchanges {
 
   public static DataStream<BatchRecord> broadcast(DataStream<BatchRecord> producer) {
     return send(producer, OutputSplit.none()).broadcast();
+  }
+
+  /**
+   * Merges the sorted outputs of every producer task into one sorted stream in one task. Each
+   * producer's stream must be sorted by {@code keys}.
+   */
+  public static DataStream<BatchRecord> merge(
+      DataStream<BatchRecord> producer, List<SortKey> keys) {
+    BatchTypeInfo type = (BatchTypeInfo) producer.getType();
+    return send(producer, OutputSplit.none())
+        .global()
+        .transform(
+            "merge " + keys, type, new MergeReceiveOperator(type, producer.getParallelism(), keys))
+        .setParallelism(1);
   }
 
   /** Rows with equal values in {@code keys} reach the same one of {@code consumers} tasks. */

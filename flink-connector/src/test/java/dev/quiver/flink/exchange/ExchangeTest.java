@@ -8,6 +8,7 @@ import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.testing.FlinkTestJobs;
 import dev.quiver.flink.testing.GenerateOperator;
 import dev.quiver.flink.testing.TagConsumerOperator;
+import dev.quiver.operators.sort.SortKey;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -43,7 +44,8 @@ class ExchangeTest {
 
   private static DataStream<BatchRecord> generate(StreamExecutionEnvironment env, int tasks) {
     return env.fromSequence(0, BATCHES - 1)
-        .setParallelism(tasks)
+        .setParallelism(1)
+        .rebalance() // deal the numbers to every generator task
         .transform("generate", GenerateOperator.TYPE, new GenerateOperator(false))
         .setParallelism(tasks);
   }
@@ -175,5 +177,31 @@ class ExchangeTest {
           .add((Integer) row.get(CONSUMER));
     }
     assertThat(consumersOfProducer.values()).allSatisfy(c -> assertThat(c).hasSize(1));
+  }
+
+  @ParameterizedTest(name = "parallelism {0}")
+  @ValueSource(ints = {1, 2, 4})
+  void mergeProducesOneGloballyOrderedStream(int parallelism, BufferAllocator allocator)
+      throws Exception {
+    StreamExecutionEnvironment env = batchEnvironment();
+    DataStream<BatchRecord> sortedRuns =
+        env.fromSequence(0, BATCHES - 1)
+            .setParallelism(1)
+            .rebalance() // deal the numbers to every generator task
+            .transform("generate sorted", GenerateOperator.TYPE, new GenerateOperator(true))
+            .setParallelism(parallelism);
+    List<List<Object>> rows =
+        collectRows(Exchanges.merge(sortedRuns, List.of(SortKey.asc(KEY))), allocator);
+    assertThat(ids(rows)).isEqualTo(allIds());
+    for (int i = 1; i < rows.size(); i++) {
+      assertThat((Long) rows.get(i).get(KEY))
+          .as("row %d", i)
+          .isGreaterThanOrEqualTo((Long) rows.get(i - 1).get(KEY));
+    }
+    if (parallelism > 1) {
+      assertThat(rows.stream().map(row -> row.get(PRODUCER)).distinct().count())
+          .as("rows of several producers interleave")
+          .isEqualTo(parallelism);
+    }
   }
 }

@@ -38,7 +38,8 @@ class BuildProbeOperatorTest {
   private static DataStream<BatchRecord> generate(
       StreamExecutionEnvironment env, String name, long batches, int tasks) {
     return env.fromSequence(0, batches - 1)
-        .setParallelism(tasks)
+        .setParallelism(1)
+        .rebalance() // deal the numbers to every generator task
         .transform(name, GenerateOperator.TYPE, new GenerateOperator(false))
         .setParallelism(tasks);
   }

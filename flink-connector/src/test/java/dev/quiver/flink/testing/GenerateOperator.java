@@ -23,7 +23,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * Turns each number of a sequence source into one batch of {@link #ROWS} rows, so a test knows
  * every row a job must produce: row ids are {@code seed * ROWS + i}, keys and strings derive from
  * the id, and every 17th key is NULL. In sorted mode a task emits its batches at the end, in seed
- * order, so its output is sorted by key.
+ * order, so its output is sorted by key (id / 3, so equal keys span batches and producers).
  */
 public final class GenerateOperator extends BatchOperator
     implements OneInputStreamOperator<Long, BatchRecord>, BoundedOneInput {
@@ -47,12 +47,12 @@ public final class GenerateOperator extends BatchOperator
     this.sorted = sorted;
   }
 
-  /** The key of row {@code id}, or null. */
+  /** The key of row {@code id}, or null (never in sorted mode, whose keys ascend with ids). */
   public static Long key(long id, boolean sorted) {
-    if (id % 17 == 0) {
-      return null;
+    if (sorted) {
+      return id / 3;
     }
-    return sorted ? id / 3 : Math.floorMod(id * 2654435761L, DISTINCT_KEYS);
+    return id % 17 == 0 ? null : (Long) Math.floorMod(id * 2654435761L, (long) DISTINCT_KEYS);
   }
 
   @Override
