@@ -20,8 +20,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *       to the sink; operators coalesce small outputs instead of emitting many tiny batches.
  *   <li>Memory an operator keeps across calls is reserved in the context's budget first; a
  *       reservation beyond the budget fails with a clear error, never an out-of-memory crash.
- *   <li>{@link #close()} releases everything the operator holds, whether or not it finished; it
- *       is idempotent.
+ *   <li>{@link #close()} releases everything the operator holds, whether or not it finished; it is
+ *       idempotent.
  *   <li>{@link #toString()} describes the operator in one line, e.g. {@code Limit[offset=10,
  *       fetch=5]}.
  * </ul>
