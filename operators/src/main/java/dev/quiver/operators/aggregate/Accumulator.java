@@ -1,0 +1,30 @@
+package dev.quiver.operators.aggregate;
+
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * The state of one aggregate call for every group, in primitive arrays indexed by group id.
+ *
+ * <p>Updates take a batch's group ids ({@code groupIds[i]} is the group of row {@code i}) and run
+ * one tight loop over the column's buffers; none allocates per row. Growing the arrays reserves
+ * memory first. Outputs are written into new, unallocated vectors made from the call's result or
+ * state fields, which the accumulator allocates, fills for groups {@code [from, from + count)} and
+ * gives a value count.
+ */
+interface Accumulator {
+  /** Makes room for groups {@code [0, groups)}; new groups start empty. */
+  void ensureGroups(int groups);
+
+  /** Folds the argument values of rows {@code [0, rows)} into their groups (SINGLE, PARTIAL). */
+  void addInput(FieldVector argument, int[] groupIds, int rows);
+
+  /** Folds partial states (columns as given by {@code AggregateCall.stateFields}) (FINAL). */
+  void addStates(List<FieldVector> states, int[] groupIds, int rows);
+
+  /** Writes the partial states of groups {@code [from, from + count)} (PARTIAL). */
+  void writeStates(int from, int count, List<FieldVector> out);
+
+  /** Writes the final values of groups {@code [from, from + count)} (FINAL, SINGLE). */
+  void writeFinal(int from, int count, FieldVector out);
+}

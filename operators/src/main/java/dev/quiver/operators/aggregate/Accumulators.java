@@ -1,0 +1,63 @@
+package dev.quiver.operators.aggregate;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import dev.quiver.plan.aggregate.AggregateCall;
+import dev.quiver.plan.aggregate.AggregateFunction;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/** Picks the accumulator of an aggregate call by its function family and argument type. */
+final class Accumulators {
+  private Accumulators() {}
+
+  static Accumulator create(AggregateCall call, Reservation reservation, Scratch scratch) {
+    AggregateFunction function = call.function();
+    if (function == AggregateFunction.COUNT_STAR
+        || function == AggregateFunction.COUNT
+        || function == AggregateFunction.COUNT_DISTINCT) {
+      return new CountAccumulator(reservation);
+    }
+    ArrowType type = call.argumentType().orElseThrow();
+    boolean average = function == AggregateFunction.AVG;
+    boolean max = function == AggregateFunction.MAX;
+    switch (function) {
+      case SUM:
+      case AVG:
+        switch (type.getTypeID()) {
+          case Int:
+            return new LongSumAccumulator(call.toString(), average, reservation, scratch);
+          case FloatingPoint:
+            return new DoubleSumAccumulator(average, reservation, scratch);
+          case Decimal:
+            int scale = ((ArrowType.Decimal) type).getScale();
+            return new DecimalSumAccumulator(call.toString(), scale, average, reservation);
+          default:
+            break;
+        }
+        break;
+      case MIN:
+      case MAX:
+        switch (type.getTypeID()) {
+          case Int:
+          case Date:
+          case Timestamp:
+            return new LongMinMaxAccumulator(max, reservation, scratch);
+          case FloatingPoint:
+            return new DoubleMinMaxAccumulator(max, reservation, scratch);
+          case Decimal:
+            return new DecimalMinMaxAccumulator(max, reservation);
+          case Bool:
+            return new BooleanMinMaxAccumulator(max, reservation);
+          case Utf8:
+            return new StringMinMaxAccumulator(max, reservation);
+          default:
+            break;
+        }
+        break;
+      default:
+        break;
+    }
+    throw new QuiverException(
+        ErrorCode.UNSUPPORTED_TYPE, call + " over " + type + " is not supported");
+  }
+}

@@ -1,0 +1,105 @@
+package dev.quiver.operators.aggregate;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+
+/**
+ * Reading and writing the Arrow buffers of aggregate inputs and outputs in tight loops. Loops over
+ * input read the validity bitmap only when the column has nulls ({@link #validity} is null
+ * otherwise), so the common no-null case is a plain loop.
+ */
+final class Columns {
+  private Columns() {}
+
+  /** The validity buffer of {@code vector}, or null when it has no nulls. */
+  static ArrowBuf validity(FieldVector vector) {
+    return vector.getNullCount() == 0 ? null : vector.getValidityBuffer();
+  }
+
+  static boolean isSet(ArrowBuf validity, int index) {
+    return ((validity.getByte(index >>> 3) >>> (index & 7)) & 1) != 0;
+  }
+
+  /** Bytes per value of a fixed-width vector. */
+  static int width(FieldVector vector) {
+    return ((BaseFixedWidthVector) vector).getTypeWidth();
+  }
+
+  /** Rows {@code [0, rows)} of an integer, date or timestamp column, widened with their sign. */
+  static void widenInts(FieldVector vector, int rows, long[] out) {
+    ArrowBuf data = vector.getDataBuffer();
+    switch (width(vector)) {
+      case 1:
+        for (int i = 0; i < rows; i++) {
+          out[i] = data.getByte(i);
+        }
+        break;
+      case 2:
+        for (int i = 0; i < rows; i++) {
+          out[i] = data.getShort((long) i << 1);
+        }
+        break;
+      case 4:
+        for (int i = 0; i < rows; i++) {
+          out[i] = data.getInt((long) i << 2);
+        }
+        break;
+      case 8:
+        for (int i = 0; i < rows; i++) {
+          out[i] = data.getLong((long) i << 3);
+        }
+        break;
+      default:
+        throw new IllegalArgumentException("not an integer column: " + vector.getField());
+    }
+  }
+
+  /** Rows {@code [0, rows)} of a float32 or float64 column as doubles. */
+  static void widenFloats(FieldVector vector, int rows, double[] out) {
+    ArrowBuf data = vector.getDataBuffer();
+    if (vector instanceof Float4Vector) {
+      for (int i = 0; i < rows; i++) {
+        out[i] = data.getFloat((long) i << 2);
+      }
+    } else {
+      for (int i = 0; i < rows; i++) {
+        out[i] = data.getDouble((long) i << 3);
+      }
+    }
+  }
+
+  /** Allocates a fixed-width output vector for {@code count} values, all NULL. */
+  static void allocate(FieldVector vector, int count) {
+    ((BaseFixedWidthVector) vector).allocateNew(count);
+  }
+
+  /** Writes {@code value} narrowed to {@code width} bytes at {@code index} and marks it set. */
+  static void setInt(FieldVector vector, int width, int index, long value) {
+    ArrowBuf data = vector.getDataBuffer();
+    switch (width) {
+      case 1:
+        data.setByte(index, (byte) value);
+        break;
+      case 2:
+        data.setShort((long) index << 1, (short) value);
+        break;
+      case 4:
+        data.setInt((long) index << 2, (int) value);
+        break;
+      default:
+        data.setLong((long) index << 3, value);
+    }
+    BitVectorHelper.setBit(vector.getValidityBuffer(), index);
+  }
+
+  /** Writes a 128-bit decimal value at {@code index} and marks it set. */
+  static void setDecimal(FieldVector vector, int index, long low, long high) {
+    ArrowBuf data = vector.getDataBuffer();
+    data.setLong((long) index << 4, low);
+    data.setLong(((long) index << 4) + 8, high);
+    BitVectorHelper.setBit(vector.getValidityBuffer(), index);
+  }
+}

@@ -1,0 +1,222 @@
+package dev.quiver.plan.aggregate;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * One aggregate of an aggregate node, as data: the function, its argument column (an index into the
+ * input of the PARTIAL or SINGLE aggregate) with that column's Arrow type, the DISTINCT flag and
+ * the name of its output column. Immutable and {@link Serializable} (the Arrow type travels as its
+ * JSON form).
+ *
+ * <p>Result types ({@link #resultType()}), by SQL rules:
+ *
+ * <ul>
+ *   <li>{@code COUNT(*)}, {@code COUNT(x)}, {@code COUNT(DISTINCT x)}: int64, never NULL;
+ *   <li>{@code SUM}: of any signed int → int64 (overflow is an error, not a wrap); of decimal(p,s)
+ *       → decimal(38,s); of float32/float64 → float64;
+ *   <li>{@code AVG}: of any signed int or float → float64 (computed as exact int64 sum ÷ count for
+ *       ints); of decimal(p,s) → decimal(38, max(s,6)), exact, rounded HALF_UP;
+ *   <li>{@code MIN}/{@code MAX}: the argument's type (bool, int8–64, float32/64, decimal128, utf8,
+ *       date32, timestamp µs).
+ * </ul>
+ *
+ * All results but the counts are NULL for a group without non-null argument values. {@code COUNT}
+ * with DISTINCT becomes {@link AggregateFunction#COUNT_DISTINCT}; DISTINCT is dropped from MIN and
+ * MAX, where it changes nothing.
+ */
+public final class AggregateCall implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** The {@link #argument()} of {@code COUNT(*)}. */
+  public static final int NO_ARGUMENT = -1;
+
+  private final AggregateFunction function;
+  private final int argument;
+  private final transient ArrowType argumentType; // null for COUNT(*); serialized as JSON
+  private final boolean distinct;
+  private final String name;
+  private final transient ArrowType resultType;
+
+  /**
+   * @param argument the argument's column index, or {@link #NO_ARGUMENT} for {@code COUNT(*)}
+   * @param argumentType the argument column's type, or null for {@code COUNT(*)}
+   */
+  public AggregateCall(
+      AggregateFunction function,
+      int argument,
+      ArrowType argumentType,
+      boolean distinct,
+      String name) {
+    requireNonNull(function, "function is null");
+    this.name = requireNonNull(name, "name is null");
+    if (function == AggregateFunction.COUNT_STAR) {
+      if (argument != NO_ARGUMENT || argumentType != null || distinct) {
+        throw new IllegalArgumentException("count(*) takes no argument and no DISTINCT");
+      }
+    } else {
+      requireNonNull(argumentType, "argumentType is null");
+      if (argument < 0) {
+        throw new IllegalArgumentException(function + " needs an argument column: " + argument);
+      }
+    }
+    if (function == AggregateFunction.COUNT && distinct) {
+      function = AggregateFunction.COUNT_DISTINCT;
+    }
+    this.function = function;
+    this.argument = argument;
+    this.argumentType = argumentType;
+    this.distinct =
+        function == AggregateFunction.COUNT_DISTINCT
+            || distinct && function != AggregateFunction.MIN && function != AggregateFunction.MAX;
+    this.resultType = AggregateTypes.resultType(this);
+  }
+
+  /** {@code COUNT(*)} named {@code name}. */
+  public static AggregateCall countStar(String name) {
+    return new AggregateCall(AggregateFunction.COUNT_STAR, NO_ARGUMENT, null, false, name);
+  }
+
+  /** A non-distinct call of {@code function} over column {@code argument} of type {@code type}. */
+  public static AggregateCall of(
+      AggregateFunction function, int argument, ArrowType type, String name) {
+    return new AggregateCall(function, argument, type, false, name);
+  }
+
+  public AggregateFunction function() {
+    return function;
+  }
+
+  /** The argument's column index, or {@link #NO_ARGUMENT}. */
+  public int argument() {
+    return argument;
+  }
+
+  public Optional<ArrowType> argumentType() {
+    return Optional.ofNullable(argumentType);
+  }
+
+  public boolean isDistinct() {
+    return distinct;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** The type of the final value (see the class comment for the rules). */
+  public ArrowType resultType() {
+    return resultType;
+  }
+
+  /** The final value's column: {@link #name()}, {@link #resultType()}, nullable but for counts. */
+  public Field resultField() {
+    boolean nullable = !AggregateTypes.isCount(function);
+    return new Field(name, new FieldType(nullable, resultType, null), null);
+  }
+
+  /**
+   * Whether the call has partial states that merge exactly, so it can run as PARTIAL + FINAL.
+   * DISTINCT calls do not: a planner runs them SINGLE after a hash repartition on the group keys,
+   * or rewrites them into a two-level aggregate (group by keys and x, then count).
+   */
+  public boolean hasPartialState() {
+    return !distinct;
+  }
+
+  /**
+   * The partial-state columns of {@code call}, in the order PARTIAL writes and FINAL reads them:
+   * COUNT → {@code name$count} int64 not null; SUM → {@code name$sum} of the result type; AVG →
+   * {@code name$sum} (int64, float64 or decimal(38,s)) and {@code name$count} int64 not null;
+   * MIN/MAX → {@code name$min}/{@code name$max} of the argument type.
+   *
+   * @throws IllegalArgumentException for DISTINCT calls (see {@link #hasPartialState()})
+   */
+  public static List<Field> stateFields(AggregateCall call) {
+    requireNonNull(call, "call is null");
+    return AggregateTypes.stateFields(call);
+  }
+
+  /** One line: {@code sum(#4)}, {@code count(*)}, {@code count(DISTINCT #2)}. */
+  @Override
+  public String toString() {
+    if (function == AggregateFunction.COUNT_STAR) {
+      return "count(*)";
+    }
+    return function.sqlName() + "(" + (distinct ? "DISTINCT " : "") + "#" + argument + ")";
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof AggregateCall)) {
+      return false;
+    }
+    AggregateCall that = (AggregateCall) o;
+    return function == that.function
+        && argument == that.argument
+        && distinct == that.distinct
+        && name.equals(that.name)
+        && Objects.equals(argumentType, that.argumentType);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(function, argument, argumentType, distinct, name);
+  }
+
+  private Object writeReplace() {
+    return new Proxy(this);
+  }
+
+  private void readObject(ObjectInputStream in) throws InvalidObjectException {
+    throw new InvalidObjectException("AggregateCall is serialized through its proxy");
+  }
+
+  /** The serialized form: Arrow types are not Serializable, so the type travels as JSON. */
+  private static final class Proxy implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final AggregateFunction function;
+    private final int argument;
+    private final String argumentTypeJson;
+    private final boolean distinct;
+    private final String name;
+
+    Proxy(AggregateCall call) {
+      this.function = call.function;
+      this.argument = call.argument;
+      this.argumentTypeJson =
+          call.argumentType == null
+              ? null
+              : new Schema(List.of(Field.nullable("t", call.argumentType))).toJson();
+      this.distinct = call.distinct;
+      this.name = call.name;
+    }
+
+    private Object readResolve() {
+      try {
+        ArrowType type =
+            argumentTypeJson == null
+                ? null
+                : Schema.fromJSON(argumentTypeJson).getFields().get(0).getType();
+        return new AggregateCall(function, argument, type, distinct, name);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the argument type of " + name, e);
+      }
+    }
+  }
+}

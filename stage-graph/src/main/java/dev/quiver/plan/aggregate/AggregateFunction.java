@@ -1,0 +1,33 @@
+package dev.quiver.plan.aggregate;
+
+/**
+ * The SQL aggregate functions Quiver executes. Result types follow the rules documented on {@link
+ * AggregateCall#resultType()}; every function but {@link #COUNT_STAR} takes one argument column.
+ */
+public enum AggregateFunction {
+  /** {@code COUNT(*)}: rows per group, nulls included. */
+  COUNT_STAR("count"),
+  /** {@code COUNT(x)}: non-null values of x per group. */
+  COUNT("count"),
+  /** {@code SUM(x)}: sum of the non-null values, NULL if there are none. */
+  SUM("sum"),
+  /** {@code AVG(x)}: mean of the non-null values, NULL if there are none. */
+  AVG("avg"),
+  /** {@code MIN(x)}: smallest non-null value, NULL if there are none. */
+  MIN("min"),
+  /** {@code MAX(x)}: largest non-null value, NULL if there are none. */
+  MAX("max"),
+  /** {@code COUNT(DISTINCT x)}: distinct non-null values of x per group. */
+  COUNT_DISTINCT("count");
+
+  private final String sqlName;
+
+  AggregateFunction(String sqlName) {
+    this.sqlName = sqlName;
+  }
+
+  /** The lower-case SQL name, as printed in plans ({@code count} for all three counts). */
+  public String sqlName() {
+    return sqlName;
+  }
+}
