@@ -2,7 +2,7 @@ package dev.quiver.flink.exchange;
 
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.batch.BatchTypeInfo;
-import dev.quiver.operators.sort.SortKey;
+import dev.quiver.plan.sort.SortKey;
 import java.util.List;
 import org.apache.flink.streaming.api.datastream.DataStream;
 

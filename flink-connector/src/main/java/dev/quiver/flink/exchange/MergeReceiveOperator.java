@@ -8,7 +8,7 @@ import dev.quiver.flink.runtime.BatchOperator;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.sort.KWayMerge;
-import dev.quiver.operators.sort.SortKey;
+import dev.quiver.plan.sort.SortKey;
 import java.util.BitSet;
 import java.util.List;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;

@@ -8,7 +8,7 @@ import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.testing.FlinkTestJobs;
 import dev.quiver.flink.testing.GenerateOperator;
 import dev.quiver.flink.testing.TagConsumerOperator;
-import dev.quiver.operators.sort.SortKey;
+import dev.quiver.plan.sort.SortKey;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.util.HashMap;
 import java.util.HashSet;

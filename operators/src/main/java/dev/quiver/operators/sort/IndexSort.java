@@ -3,6 +3,7 @@ package dev.quiver.operators.sort;
 import static dev.quiver.operators.sort.PrefixEncoder.batch;
 import static dev.quiver.operators.sort.PrefixEncoder.row;
 
+import dev.quiver.plan.sort.SortKey;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;

@@ -7,6 +7,7 @@ import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.kernel.BatchAppender;
 import dev.quiver.operators.memory.MemoryBudget;
+import dev.quiver.plan.sort.SortKey;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;

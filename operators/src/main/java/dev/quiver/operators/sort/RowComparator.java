@@ -3,6 +3,7 @@ package dev.quiver.operators.sort;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.operators.sort.ValueComparators.ValueComparator;
+import dev.quiver.plan.sort.SortKey;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;

@@ -7,6 +7,7 @@ import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.kernel.Take;
 import dev.quiver.operators.memory.BatchTransfer;
+import dev.quiver.plan.sort.SortKey;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

@@ -5,6 +5,7 @@ import static dev.quiver.operators.sort.SortTesting.reference;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.plan.sort.SortKey;
 import dev.quiver.testing.ArrowLeakCheck;
 import dev.quiver.testing.BatchRows;
 import dev.quiver.testing.RandomBatches;

@@ -7,6 +7,7 @@ import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.memory.MemoryBudget;
+import dev.quiver.plan.sort.SortKey;
 import dev.quiver.testing.ArrowLeakCheck;
 import dev.quiver.testing.RandomBatches;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.quiver.operators.sort;
 
+import dev.quiver.plan.sort.SortKey;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

@@ -11,6 +11,7 @@ import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.sort.SortOperatorTest.Shape;
 import dev.quiver.operators.sort.SortOperatorTest.SortInputs;
+import dev.quiver.plan.sort.SortKey;
 import dev.quiver.testing.ArrowLeakCheck;
 import dev.quiver.testing.BatchRows;
 import dev.quiver.testing.RandomBatches;

@@ -1,4 +1,4 @@
-package dev.quiver.operators.sort;
+package dev.quiver.plan.sort;
 
 /**
  * One sort key: a column of the batch, its direction and where its nulls go.
