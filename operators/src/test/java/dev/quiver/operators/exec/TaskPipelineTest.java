@@ -1,0 +1,138 @@
+package dev.quiver.operators.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.join.HashJoinOperator;
+import dev.quiver.operators.limit.LimitOperator;
+import dev.quiver.operators.union.UnionOperator;
+import dev.quiver.plan.join.JoinKind;
+import dev.quiver.plan.join.JoinType;
+import dev.quiver.testing.ArrowLeakCheck;
+import dev.quiver.testing.BatchRows;
+import dev.quiver.testing.RandomBatches;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(ArrowLeakCheck.class)
+class TaskPipelineTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          List.of(
+              RandomBatches.field("k", new ArrowType.Int(64, true)),
+              RandomBatches.field("s", ArrowType.Utf8.INSTANCE)));
+
+  /** HashJoin(build = input 0, probe = Union(input 1, input 2)). */
+  private static TaskPipeline.Spec joinOverUnion(OperatorContext context) {
+    return TaskPipeline.operator(
+        sink ->
+            new HashJoinOperator(
+                context,
+                JoinKind.of(JoinType.INNER),
+                SCHEMA,
+                new int[] {0},
+                SCHEMA,
+                new int[] {0},
+                null,
+                sink),
+        TaskPipeline.input(0),
+        TaskPipeline.operator(
+            sink -> new UnionOperator(context, SCHEMA, 2, sink),
+            TaskPipeline.input(1),
+            TaskPipeline.input(2)));
+  }
+
+  @Test
+  void pushesInputsThroughTheOperatorTreeInDepthFirstOrder(BufferAllocator allocator) {
+    OperatorContext context = OperatorContext.of(allocator);
+    RandomBatches random = new RandomBatches(1).distinctValues(20).nullFraction(0.1);
+    List<List<List<Object>>> inputs = new ArrayList<>();
+    List<List<Object>> output = new ArrayList<>();
+    try (TaskPipeline pipeline =
+        TaskPipeline.build(
+            TaskPipeline.operator(
+                sink -> new LimitOperator(context, 0, LimitOperator.ALL, sink),
+                joinOverUnion(context)),
+            batch -> {
+              try (batch) {
+                output.addAll(BatchRows.rows(batch));
+              }
+            })) {
+      assertThat(pipeline.inputCount()).isEqualTo(3);
+      assertThat(pipeline.inputOrder()).containsExactly(0, 1, 2);
+      for (int input : pipeline.inputOrder()) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (int b = 0; b < 3; b++) {
+          VectorSchemaRoot batch = random.batch(SCHEMA, 50, allocator);
+          rows.addAll(BatchRows.rows(batch));
+          pipeline.add(input, batch);
+        }
+        inputs.add(rows);
+        assertThat(pipeline.isFinished()).isFalse();
+        pipeline.finish(input);
+      }
+      assertThat(pipeline.isFinished()).isTrue();
+    }
+    // Reference: every probe row (inputs 1 and 2) joined with every build row of an equal key.
+    Map<Object, List<List<Object>>> build = new HashMap<>();
+    inputs.get(0).stream()
+        .filter(row -> row.get(0) != null)
+        .forEach(row -> build.computeIfAbsent(row.get(0), k -> new ArrayList<>()).add(row));
+    List<List<Object>> expected = new ArrayList<>();
+    for (List<List<Object>> probe : inputs.subList(1, 3)) {
+      for (List<Object> row : probe) {
+        for (List<Object> match : build.getOrDefault(row.get(0), List.of())) {
+          List<Object> joined = new ArrayList<>(row);
+          joined.addAll(match);
+          expected.add(joined);
+        }
+      }
+    }
+    assertThat(output).hasSizeGreaterThan(0).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void closesEveryOperatorWhenClosedEarly(BufferAllocator allocator) {
+    OperatorContext context = OperatorContext.of(allocator);
+    try (TaskPipeline pipeline =
+        TaskPipeline.build(joinOverUnion(context), VectorSchemaRoot::close)) {
+      pipeline.add(0, new RandomBatches(2).batch(SCHEMA, 100, allocator));
+      assertThat(pipeline.toString())
+          .contains("HashJoin")
+          .contains("Union[inputs=2]")
+          .contains("Input[0]");
+    }
+  }
+
+  @Test
+  void rejectsBadInputNumbering(BufferAllocator allocator) {
+    OperatorContext context = OperatorContext.of(allocator);
+    assertThatThrownBy(
+            () ->
+                TaskPipeline.build(
+                    TaskPipeline.operator(
+                        sink -> new UnionOperator(context, SCHEMA, 2, sink),
+                        TaskPipeline.input(0),
+                        TaskPipeline.input(2)),
+                    VectorSchemaRoot::close))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("numbered");
+    assertThatThrownBy(
+            () ->
+                TaskPipeline.build(
+                    TaskPipeline.operator(
+                        sink -> new UnionOperator(context, SCHEMA, 3, sink), TaskPipeline.input(0)),
+                    VectorSchemaRoot::close))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("3 inputs");
+  }
+}
