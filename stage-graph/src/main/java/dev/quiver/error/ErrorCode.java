@@ -16,7 +16,17 @@ public enum ErrorCode {
   /** A task needed more memory than its budget allows. */
   MEMORY_BUDGET_EXCEEDED("53200"),
   /** A type that the operation does not support. */
-  UNSUPPORTED_TYPE("0A000");
+  UNSUPPORTED_TYPE("0A000"),
+  /** A file or directory that does not exist, or a location that matches no data files. */
+  FILE_NOT_FOUND("58P01"),
+  /** A file that cannot be read as its format: truncated, corrupt, or not that format at all. */
+  INVALID_FILE("XX001"),
+  /** A row of a text file that cannot be parsed: wrong number of fields, an unparsable value. */
+  MALFORMED_ROW("22P04"),
+  /** Files of one table, or a file and a declared schema, whose columns do not agree. */
+  SCHEMA_MISMATCH("42804"),
+  /** A file that could not be written (the target exists, the disk is full, ...). */
+  FILE_WRITE_FAILED("58030");
 
   private final String sqlState;
 

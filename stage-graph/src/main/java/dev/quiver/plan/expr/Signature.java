@@ -1,0 +1,36 @@
+package dev.quiver.plan.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.plan.type.SqlType;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * A resolved function application: the result type and the type each argument is converted to
+ * before the function runs (an implicit CAST where it differs from the argument's own type).
+ */
+public final class Signature implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final SqlType result;
+  private final List<SqlType> operands;
+
+  public Signature(SqlType result, List<SqlType> operands) {
+    this.result = requireNonNull(result, "result is null");
+    this.operands = List.copyOf(requireNonNull(operands, "operands is null"));
+  }
+
+  public SqlType result() {
+    return result;
+  }
+
+  public List<SqlType> operands() {
+    return operands;
+  }
+
+  @Override
+  public String toString() {
+    return operands + " -> " + result;
+  }
+}

@@ -1,0 +1,182 @@
+package dev.quiver.plan.node;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.plan.aggregate.AggregateCall;
+import dev.quiver.plan.aggregate.AggregateMode;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * Hash aggregation (GROUP BY) in {@link AggregateMode} PARTIAL, FINAL or SINGLE: exactly what the
+ * hash aggregate operator takes (mode, group key columns, calls).
+ *
+ * <pre>
+ *   SINGLE, PARTIAL input: any columns; group keys and call arguments are input column indices
+ *   FINAL input = a PARTIAL's output: [key 0 .. key k-1][states of call 0][states of call 1]...
+ *   PARTIAL output: keys, then AggregateCall.stateFields of each call
+ *   FINAL, SINGLE output: keys, then AggregateCall.resultField of each call
+ * </pre>
+ *
+ * In FINAL mode the group keys and calls are those of the PARTIAL (they name the aggregation); the
+ * input is read by position. A FINAL or SINGLE aggregate over more than one partition needs every
+ * row of a group in one partition: its input must be hash-partitioned on (a subset of) its group
+ * keys, and a global aggregate (no keys) needs a single partition.
+ */
+public final class Aggregate extends PlanNode {
+  private static final long serialVersionUID = 1L;
+
+  private final AggregateMode mode;
+  private final List<Integer> groupKeys;
+  private final List<AggregateCall> calls;
+
+  public Aggregate(
+      PlanNode input, AggregateMode mode, List<Integer> groupKeys, List<AggregateCall> calls) {
+    super(
+        List.of(requireNonNull(input, "input is null")),
+        schema(input, mode, groupKeys, calls),
+        partitioning(input, mode, groupKeys),
+        List.of());
+    this.mode = mode;
+    this.groupKeys = List.copyOf(groupKeys);
+    this.calls = List.copyOf(calls);
+  }
+
+  private static RowSchema schema(
+      PlanNode input, AggregateMode mode, List<Integer> groupKeys, List<AggregateCall> calls) {
+    requireNonNull(mode, "mode is null");
+    requireNonNull(groupKeys, "groupKeys is null");
+    requireNonNull(calls, "calls is null");
+    String node = "Aggregate[" + mode + "]";
+    RowSchema in = input.schema();
+    List<Column> columns = new ArrayList<>();
+    int[] keyColumns = keyColumns(mode, groupKeys);
+    for (int i = 0; i < keyColumns.length; i++) {
+      PlanChecks.checkColumn(in, keyColumns[i], node, "group key " + i);
+      columns.add(in.column(keyColumns[i]));
+    }
+    int state = keyColumns.length;
+    for (AggregateCall call : calls) {
+      requireNonNull(call, "call is null");
+      PlanChecks.check(
+          mode == AggregateMode.SINGLE || call.hasPartialState(),
+          node,
+          call
+              + " has no mergeable partial state: run it in a SINGLE aggregate after a hash"
+              + " repartition on the group keys");
+      if (mode == AggregateMode.FINAL) {
+        for (Field expected : AggregateCall.stateFields(call)) {
+          PlanChecks.checkColumn(in, state, node, "state " + expected.getName() + " of " + call);
+          checkType(in.column(state), expected.getType(), call, node);
+          state++;
+        }
+      } else if (call.argument() != AggregateCall.NO_ARGUMENT) {
+        PlanChecks.checkColumn(in, call.argument(), node, "the argument of " + call);
+        checkType(in.column(call.argument()), call.argumentType().orElseThrow(), call, node);
+      }
+      if (mode == AggregateMode.PARTIAL) {
+        for (Field field : AggregateCall.stateFields(call)) {
+          columns.add(Column.fromArrow(field));
+        }
+      } else {
+        columns.add(Column.fromArrow(call.resultField()));
+      }
+    }
+    PlanChecks.check(
+        mode != AggregateMode.FINAL || state == in.size(),
+        node,
+        "the input has "
+            + in.size()
+            + " columns, but the keys and partial states of "
+            + calls
+            + " are "
+            + state);
+    return new RowSchema(columns);
+  }
+
+  /** The input columns of the group keys: FINAL reads them from the front of its input. */
+  private static int[] keyColumns(AggregateMode mode, List<Integer> groupKeys) {
+    int[] columns = new int[groupKeys.size()];
+    for (int i = 0; i < columns.length; i++) {
+      columns[i] = mode == AggregateMode.FINAL ? i : groupKeys.get(i);
+    }
+    return columns;
+  }
+
+  private static void checkType(
+      Column column, ArrowType expected, AggregateCall call, String node) {
+    if (!column.type().arrow().equals(expected)) {
+      throw PlanChecks.mismatch(
+          node + ": " + call + " expects " + expected + " but the input column is " + column);
+    }
+  }
+
+  private static Partitioning partitioning(
+      PlanNode input, AggregateMode mode, List<Integer> groupKeys) {
+    int[] keyColumns = keyColumns(mode, groupKeys);
+    List<Integer> keys = Arrays.stream(keyColumns).boxed().collect(Collectors.toList());
+    Partitioning in = input.partitioning();
+    if (mode != AggregateMode.PARTIAL && !in.groups(keys)) {
+      throw PlanChecks.invalid(
+          "Aggregate["
+              + mode
+              + "] runs in "
+              + in.count()
+              + " partitions, so every row of a group must be in one partition, but the input"
+              + " is partitioned "
+              + in
+              + (keys.isEmpty()
+                  ? "; a global aggregate needs one partition: coalesce its input to 1"
+                  : "; hash-repartition the input on group key columns " + keys));
+    }
+    int[] newIndex = new int[input.schema().size()];
+    Arrays.fill(newIndex, -1);
+    for (int i = keyColumns.length - 1; i >= 0; i--) {
+      newIndex[keyColumns[i]] = i;
+    }
+    return in.remap(newIndex);
+  }
+
+  public PlanNode input() {
+    return child(0);
+  }
+
+  public AggregateMode mode() {
+    return mode;
+  }
+
+  /** The group key columns, as the operator takes them (in FINAL mode: the PARTIAL's). */
+  public List<Integer> groupKeys() {
+    return groupKeys;
+  }
+
+  public List<AggregateCall> calls() {
+    return calls;
+  }
+
+  @Override
+  public <R> R accept(PlanVisitor<R> visitor) {
+    return visitor.visitAggregate(this);
+  }
+
+  @Override
+  public PlanNode withChildren(List<PlanNode> children) {
+    return sameChildren(children) ? this : new Aggregate(children.get(0), mode, groupKeys, calls);
+  }
+
+  /** {@code Aggregate[PARTIAL, keys=[#1], calls=[sum(#2) AS total, count(*) AS n]]}. */
+  @Override
+  public String toString() {
+    return "Aggregate["
+        + mode
+        + ", keys="
+        + Partitioning.columns(groupKeys)
+        + ", calls="
+        + calls.stream().map(c -> c + " AS " + c.name()).collect(Collectors.joining(", ", "[", "]"))
+        + "]";
+  }
+}

@@ -1,0 +1,243 @@
+package dev.quiver.plan.node;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.plan.expr.Expr;
+import dev.quiver.plan.join.JoinKind;
+import dev.quiver.plan.join.JoinType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An equi join, as the hash join operator takes it: the join kind, the key columns of each side
+ * (equal counts, pairwise equal types), an optional residual condition and how the inputs are
+ * distributed ({@link JoinDistribution}).
+ *
+ * <pre>
+ *   build (child 0, input 0) = right ──┐
+ *                                      ├─► HashJoin ─► JoinType.outputSchema(probe, build)
+ *   probe (child 1, input 1) = left  ──┘
+ * </pre>
+ *
+ * <p>The residual condition is a BOOLEAN expression over the joined row {@code [probe columns]
+ * [build columns]} (build column {@code b} is {@code #(probeColumns + b)}), whatever the join type
+ * emits. Null-aware kinds take one key and no residual; since they decide on facts about the whole
+ * build side (is it empty, does it hold a NULL key), they cannot run PARTITIONED over more than one
+ * partition: replicate the build side instead (COLLECT_LEFT or BROADCAST).
+ */
+public final class HashJoin extends PlanNode {
+  private static final long serialVersionUID = 1L;
+
+  private final JoinKind kind;
+  private final List<Integer> buildKeys;
+  private final List<Integer> probeKeys;
+  private final Expr residual; // null for none
+  private final JoinDistribution distribution;
+
+  public HashJoin(
+      PlanNode build,
+      PlanNode probe,
+      JoinKind kind,
+      List<Integer> buildKeys,
+      List<Integer> probeKeys,
+      Expr residual,
+      JoinDistribution distribution) {
+    super(
+        List.of(requireNonNull(build, "build is null"), requireNonNull(probe, "probe is null")),
+        JoinSupport.outputSchema(requireNonNull(kind, "kind is null").type(), build, probe),
+        partitioning(build, probe, kind, buildKeys, probeKeys, residual, distribution),
+        List.of());
+    this.kind = kind;
+    this.buildKeys = List.copyOf(buildKeys);
+    this.probeKeys = List.copyOf(probeKeys);
+    this.residual = residual;
+    this.distribution = distribution;
+  }
+
+  private static Partitioning partitioning(
+      PlanNode build,
+      PlanNode probe,
+      JoinKind kind,
+      List<Integer> buildKeys,
+      List<Integer> probeKeys,
+      Expr residual,
+      JoinDistribution distribution) {
+    requireNonNull(buildKeys, "buildKeys is null");
+    requireNonNull(probeKeys, "probeKeys is null");
+    requireNonNull(distribution, "distribution is null");
+    String node = "HashJoin[" + kind + ", " + distribution + "]";
+    PlanChecks.check(!buildKeys.isEmpty(), node, "needs at least one key column per side");
+    PlanChecks.check(
+        buildKeys.size() == probeKeys.size(),
+        node,
+        buildKeys.size() + " build keys but " + probeKeys.size() + " probe keys");
+    for (int i = 0; i < buildKeys.size(); i++) {
+      PlanChecks.checkColumn(build.schema(), buildKeys.get(i), node, "build key " + i);
+      PlanChecks.checkColumn(probe.schema(), probeKeys.get(i), node, "probe key " + i);
+      Column b = build.schema().column(buildKeys.get(i));
+      Column p = probe.schema().column(probeKeys.get(i));
+      if (!b.type().equals(p.type())) {
+        throw PlanChecks.mismatch(
+            node
+                + ": key "
+                + i
+                + " is "
+                + b
+                + " on the build side but "
+                + p
+                + " on the probe side;"
+                + " cast one side so both hash alike");
+      }
+    }
+    if (residual != null) {
+      PlanChecks.checkBoolean(residual, node, "residual");
+      PlanChecks.checkExpr(residual, probe.schema().concat(build.schema()), node, "residual");
+    }
+    if (kind.nullAware()) {
+      PlanChecks.check(
+          buildKeys.size() == 1 && residual == null,
+          node,
+          "a null-aware join takes exactly one key column and no residual");
+    }
+    int n = probe.partitions();
+    switch (distribution) {
+      case PARTITIONED:
+        checkCoPartitioned(node, build, probe, buildKeys, probeKeys);
+        PlanChecks.check(
+            !kind.nullAware() || n == 1,
+            node,
+            "a null-aware join needs the whole build side in every task (is it empty? does it"
+                + " hold a NULL key?): use COLLECT_LEFT or BROADCAST");
+        return partitionedOutput(kind.type(), build, probe, buildKeys);
+      case COLLECT_LEFT:
+        PlanChecks.check(
+            !Broadcast.is(build), node, "the build input is a Broadcast: use BROADCAST");
+        PlanChecks.check(
+            build.partitions() == 1,
+            node,
+            "the build input has "
+                + build.partitions()
+                + " partitions; COLLECT_LEFT needs one (gather it with a coalesce to 1), or use"
+                + " BROADCAST");
+        return JoinSupport.probeSidePartitioning(kind.type(), probe);
+      case BROADCAST:
+        PlanChecks.check(
+            JoinSupport.isReplicated(build),
+            node,
+            "the build input must be a Broadcast exchange (or a stage input read in BROADCAST)");
+        return JoinSupport.probeSidePartitioning(kind.type(), probe);
+      default:
+        throw new IllegalArgumentException("unknown distribution " + distribution);
+    }
+  }
+
+  private static void checkCoPartitioned(
+      String node,
+      PlanNode build,
+      PlanNode probe,
+      List<Integer> buildKeys,
+      List<Integer> probeKeys) {
+    int n = probe.partitions();
+    PlanChecks.check(
+        build.partitions() == n,
+        node,
+        "the build input has " + build.partitions() + " partitions, the probe input " + n);
+    if (n == 1) {
+      return;
+    }
+    Partitioning wantBuild = Partitioning.hash(buildKeys, n);
+    Partitioning wantProbe = Partitioning.hash(probeKeys, n);
+    PlanChecks.check(
+        build.partitioning().equals(wantBuild) && probe.partitioning().equals(wantProbe),
+        node,
+        "the inputs must be co-partitioned on the join keys: build is "
+            + build.partitioning()
+            + " (needs "
+            + wantBuild
+            + "), probe is "
+            + probe.partitioning()
+            + " (needs "
+            + wantProbe
+            + "); hash-repartition both sides on their keys");
+  }
+
+  /** Which output columns still carry the key values every row of a partition hashed to. */
+  private static Partitioning partitionedOutput(
+      JoinType type, PlanNode build, PlanNode probe, List<Integer> buildKeys) {
+    int n = probe.partitions();
+    if (n == 1) {
+      return Partitioning.single();
+    }
+    if (type.emitsLeft() && !type.padsRight()) {
+      return probe.partitioning(); // probe columns come first, never NULL-padded
+    }
+    if (type.emitsRight() && !type.padsLeft()) {
+      int offset = type.emitsLeft() ? probe.schema().size() : 0; // RIGHT, RIGHT_SEMI/ANTI
+      List<Integer> keys = new ArrayList<>();
+      for (int key : buildKeys) {
+        keys.add(key + offset);
+      }
+      return Partitioning.hash(keys, n);
+    }
+    return Partitioning.unknown(n); // FULL: both sides may be NULL-padded
+  }
+
+  public PlanNode build() {
+    return child(0);
+  }
+
+  public PlanNode probe() {
+    return child(1);
+  }
+
+  public JoinKind kind() {
+    return kind;
+  }
+
+  public List<Integer> buildKeys() {
+    return buildKeys;
+  }
+
+  public List<Integer> probeKeys() {
+    return probeKeys;
+  }
+
+  /** The residual condition over {@code [probe columns][build columns]}, or null. */
+  public Expr residual() {
+    return residual;
+  }
+
+  public JoinDistribution distribution() {
+    return distribution;
+  }
+
+  /** The same join with other inputs and distribution (rewrites change these). */
+  public HashJoin with(PlanNode newBuild, PlanNode newProbe, JoinDistribution newDistribution) {
+    return new HashJoin(newBuild, newProbe, kind, buildKeys, probeKeys, residual, newDistribution);
+  }
+
+  @Override
+  public <R> R accept(PlanVisitor<R> visitor) {
+    return visitor.visitHashJoin(this);
+  }
+
+  @Override
+  public PlanNode withChildren(List<PlanNode> children) {
+    return sameChildren(children) ? this : with(children.get(0), children.get(1), distribution);
+  }
+
+  /** {@code HashJoin[INNER, PARTITIONED, build=[#0], probe=[#1], residual=(#2 < #5)]}. */
+  @Override
+  public String toString() {
+    return "HashJoin["
+        + kind
+        + ", "
+        + distribution
+        + ", build="
+        + Partitioning.columns(buildKeys)
+        + ", probe="
+        + Partitioning.columns(probeKeys)
+        + (residual == null ? "" : ", residual=" + residual)
+        + "]";
+  }
+}

@@ -1,0 +1,120 @@
+package dev.quiver.plan.node;
+
+import static dev.quiver.plan.node.PlanChecks.check;
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads a {@link TableSource} with {@code tasks} parallel tasks. A scan as built has no split
+ * assignment; the stage planner gives it one ({@link #withAssignment}), so that each task reads a
+ * list of units fixed at planning time and never picks its share by task index at run time.
+ */
+public final class Scan extends PlanNode {
+  private static final long serialVersionUID = 1L;
+
+  private final TableSource source;
+  private final int tasks;
+  private final List<List<SplitUnit>> assignment; // null until planned
+
+  public Scan(TableSource source, int tasks) {
+    this(source, tasks, null);
+  }
+
+  private Scan(TableSource source, int tasks, List<List<SplitUnit>> assignment) {
+    super(
+        List.of(),
+        requireNonNull(source, "source is null").schema(),
+        Partitioning.unknown(checkTasks(source, tasks)),
+        List.of());
+    this.source = source;
+    this.tasks = tasks;
+    this.assignment = assignment;
+  }
+
+  private static int checkTasks(TableSource source, int tasks) {
+    check(tasks >= 1, "Scan[" + source.name() + "]", "needs at least one task, got " + tasks);
+    return tasks;
+  }
+
+  public TableSource source() {
+    return source;
+  }
+
+  public int tasks() {
+    return tasks;
+  }
+
+  /** The units of each task, once planned. */
+  public Optional<List<List<SplitUnit>>> assignment() {
+    return Optional.ofNullable(assignment);
+  }
+
+  /**
+   * This scan with each task's units. Every unit of the source must appear exactly once, in exactly
+   * {@link #tasks()} lists.
+   */
+  public Scan withAssignment(List<List<SplitUnit>> perTask) {
+    requireNonNull(perTask, "perTask is null");
+    if (perTask.size() != tasks) {
+      throw new IllegalArgumentException(
+          this + ": " + perTask.size() + " task assignments for " + tasks + " tasks");
+    }
+    Map<SplitUnit, Integer> remaining = new HashMap<>();
+    for (SplitUnit unit : source.units()) {
+      remaining.merge(unit, 1, Integer::sum);
+    }
+    List<List<SplitUnit>> copy = new ArrayList<>();
+    for (List<SplitUnit> units : perTask) {
+      for (SplitUnit unit : units) {
+        if (remaining.merge(unit, -1, Integer::sum) < 0) {
+          throw new IllegalArgumentException(this + ": unit assigned twice or unknown: " + unit);
+        }
+      }
+      copy.add(List.copyOf(units));
+    }
+    if (remaining.values().stream().anyMatch(count -> count != 0)) {
+      throw new IllegalArgumentException(this + ": some units are not assigned to any task");
+    }
+    return new Scan(source, tasks, List.copyOf(copy));
+  }
+
+  @Override
+  public <R> R accept(PlanVisitor<R> visitor) {
+    return visitor.visitScan(this);
+  }
+
+  @Override
+  public PlanNode withChildren(List<PlanNode> children) {
+    sameChildren(children);
+    return this;
+  }
+
+  /**
+   * {@code Scan[orders, units=13, tasks=3]}; once planned, the units and bytes of each task: {@code
+   * Scan[orders, units=13, tasks=[5 units 5000 B, 4 units 4000 B, 4 units 4000 B]]}.
+   */
+  @Override
+  public String toString() {
+    StringBuilder text = new StringBuilder("Scan[").append(source.name());
+    text.append(", units=").append(source.units().size()).append(", tasks=");
+    if (assignment == null) {
+      return text.append(tasks).append(']').toString();
+    }
+    text.append('[');
+    for (int t = 0; t < assignment.size(); t++) {
+      long bytes = 0;
+      for (SplitUnit unit : assignment.get(t)) {
+        bytes += unit.bytes();
+      }
+      int units = assignment.get(t).size();
+      text.append(t == 0 ? "" : ", ").append(units).append(units == 1 ? " unit " : " units ");
+      text.append(bytes).append(" B");
+    }
+    return text.append("]]").toString();
+  }
+}

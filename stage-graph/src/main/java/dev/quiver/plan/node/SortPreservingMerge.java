@@ -1,0 +1,68 @@
+package dev.quiver.plan.node;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.plan.sort.SortKey;
+import java.util.List;
+
+/**
+ * Exchange: merges n partitions, each sorted by the keys, into one sorted partition (MERGE). The
+ * consumer is one task that reads every producer partition tagged with its index and merges them
+ * k-way; the input's ordering must start with the keys.
+ *
+ * <pre>
+ *   p0 ─(sorted, tagged)─┐
+ *   p1 ─(sorted, tagged)─┼─► k-way merge ─► one sorted partition
+ *   p2 ─(sorted, tagged)─┘
+ * </pre>
+ */
+public final class SortPreservingMerge extends PlanNode {
+  private static final long serialVersionUID = 1L;
+
+  private final List<SortKey> keys;
+
+  public SortPreservingMerge(PlanNode input, List<SortKey> keys) {
+    super(
+        List.of(requireNonNull(input, "input is null")),
+        input.schema(),
+        Partitioning.single(),
+        checked(input, keys));
+    this.keys = List.copyOf(keys);
+  }
+
+  private static List<SortKey> checked(PlanNode input, List<SortKey> keys) {
+    Sort.checked(input, keys, "SortPreservingMerge");
+    List<SortKey> ordering = input.ordering();
+    PlanChecks.check(
+        ordering.size() >= keys.size() && ordering.subList(0, keys.size()).equals(keys),
+        "SortPreservingMerge[" + Sort.keys(keys) + "]",
+        "each input partition must be sorted by the merge keys, but it is sorted by "
+            + (ordering.isEmpty() ? "nothing" : Sort.keys(ordering))
+            + "; sort each partition first");
+    return keys;
+  }
+
+  public PlanNode input() {
+    return child(0);
+  }
+
+  public List<SortKey> keys() {
+    return keys;
+  }
+
+  @Override
+  public <R> R accept(PlanVisitor<R> visitor) {
+    return visitor.visitSortPreservingMerge(this);
+  }
+
+  @Override
+  public PlanNode withChildren(List<PlanNode> children) {
+    return sameChildren(children) ? this : new SortPreservingMerge(children.get(0), keys);
+  }
+
+  /** {@code SortPreservingMerge[#1 DESC NULLS FIRST]}. */
+  @Override
+  public String toString() {
+    return "SortPreservingMerge[" + Sort.keys(keys) + "]";
+  }
+}

@@ -1,0 +1,218 @@
+package dev.quiver.stage;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import dev.quiver.plan.node.Aggregate;
+import dev.quiver.plan.node.Broadcast;
+import dev.quiver.plan.node.Coalesce;
+import dev.quiver.plan.node.DefaultPlanVisitor;
+import dev.quiver.plan.node.Filter;
+import dev.quiver.plan.node.HashJoin;
+import dev.quiver.plan.node.InputMode;
+import dev.quiver.plan.node.JoinDistribution;
+import dev.quiver.plan.node.Limit;
+import dev.quiver.plan.node.NestedLoopJoin;
+import dev.quiver.plan.node.PlanNode;
+import dev.quiver.plan.node.PlanVisitor;
+import dev.quiver.plan.node.Project;
+import dev.quiver.plan.node.Repartition;
+import dev.quiver.plan.node.Scan;
+import dev.quiver.plan.node.Sort;
+import dev.quiver.plan.node.SortPreservingMerge;
+import dev.quiver.plan.node.StageInput;
+import dev.quiver.plan.node.TopK;
+import dev.quiver.plan.node.Union;
+import dev.quiver.plan.node.Values;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Cuts a plan into stages, bottom-up: each exchange's input becomes a stage of its own and the
+ * exchange becomes a {@link StageInput} of the consumer. Stages are numbered in the order they are
+ * finished (children in input order), which is a topological order.
+ *
+ * <pre>
+ *   Repartition(hash|round-robin, n)  producer: hash(keys, n) | round-robin(n)   consumer: SHUFFLE
+ *   Coalesce(n -> m), m < n            producer: none                            consumer: RESCALE
+ *   Coalesce(n -> n)                   producer: none                            consumer: FORWARD
+ *   SortPreservingMerge(keys)          producer: none                            consumer: MERGE
+ *   Broadcast (a join's build input)   producer: none                            consumer: BROADCAST
+ * </pre>
+ *
+ * A gather to one partition is a RESCALE into one task (every producer feeds it) rather than a
+ * MERGE: nothing needs ordering, so nothing pays for tagging batches with their producer.
+ *
+ * <p>The build edge of a join that replicates its build side (COLLECT_LEFT or BROADCAST hash joins,
+ * nested loop joins) is always a BROADCAST stage input: a Broadcast exchange is cut as above; a
+ * one-partition build input that already arrives through an exchange (a gather, a merge) is simply
+ * read in BROADCAST mode, since reading all of a one-partition producer is what every mode does
+ * there; any other one-partition build sub-plan (VALUES, a global aggregate) becomes a one-task
+ * stage of its own. This is the only cut not made at an exchange node; it is needed because the
+ * build sub-plan runs once while the join runs in every task of the probe side.
+ *
+ * <p>Scans get their split assignment here ({@link SplitAssigner}).
+ */
+final class StageCutter implements PlanVisitor<PlanNode> {
+  private final List<Stage> stages = new ArrayList<>();
+
+  /** Cuts {@code plan}; the returned graph's last stage runs the plan's root. */
+  static StageGraph cut(PlanNode plan) {
+    requireNonNull(plan, "plan is null");
+    StageCutter cutter = new StageCutter();
+    PlanNode root = plan.accept(cutter);
+    cutter.addStage(root, OutputDistribution.none());
+    return new StageGraph(cutter.stages);
+  }
+
+  private int addStage(PlanNode plan, OutputDistribution distribution) {
+    int id = stages.size();
+    stages.add(new Stage(id, plan, distribution));
+    return id;
+  }
+
+  /** The node over its children cut, for nodes that run inside the stage of their inputs. */
+  private PlanNode inStage(PlanNode node) {
+    List<PlanNode> children = new ArrayList<>();
+    for (PlanNode child : node.children()) {
+      children.add(child.accept(this));
+    }
+    return node.withChildren(children);
+  }
+
+  /** The build input of a join that every task reads whole, as a BROADCAST stage input. */
+  private PlanNode replicatedBuild(PlanNode build) {
+    if (Broadcast.is(build)) {
+      PlanNode producer = build.child(0).accept(this);
+      int id = addStage(producer, OutputDistribution.none());
+      return new StageInput(
+          id, InputMode.BROADCAST, build.schema(), build.partitioning(), List.of());
+    }
+    PlanNode cut = build.accept(this);
+    StageInput exchanged = asStageInput(cut);
+    if (exchanged != null) {
+      return exchanged.withMode(InputMode.BROADCAST);
+    }
+    int id = addStage(cut, OutputDistribution.none());
+    return new StageInput(id, InputMode.BROADCAST, cut.schema(), cut.partitioning(), List.of());
+  }
+
+  private static StageInput asStageInput(PlanNode node) {
+    return node.accept(
+        new DefaultPlanVisitor<StageInput>() {
+          @Override
+          protected StageInput visitDefault(PlanNode other) {
+            return null;
+          }
+
+          @Override
+          public StageInput visitStageInput(StageInput input) {
+            return input;
+          }
+        });
+  }
+
+  private StageInput exchange(PlanNode exchange, OutputDistribution distribution, InputMode mode) {
+    PlanNode producer = exchange.child(0).accept(this);
+    int id = addStage(producer, distribution);
+    return new StageInput(
+        id, mode, exchange.schema(), exchange.partitioning(), exchange.ordering());
+  }
+
+  @Override
+  public PlanNode visitScan(Scan node) {
+    return node.withAssignment(SplitAssigner.assign(node.source().units(), node.tasks()));
+  }
+
+  @Override
+  public PlanNode visitValues(Values node) {
+    return node;
+  }
+
+  @Override
+  public PlanNode visitFilter(Filter node) {
+    return inStage(node);
+  }
+
+  @Override
+  public PlanNode visitProject(Project node) {
+    return inStage(node);
+  }
+
+  @Override
+  public PlanNode visitAggregate(Aggregate node) {
+    return inStage(node);
+  }
+
+  @Override
+  public PlanNode visitHashJoin(HashJoin node) {
+    if (node.distribution() == JoinDistribution.PARTITIONED) {
+      return inStage(node);
+    }
+    PlanNode build = replicatedBuild(node.build());
+    return node.withChildren(List.of(build, node.probe().accept(this)));
+  }
+
+  @Override
+  public PlanNode visitNestedLoopJoin(NestedLoopJoin node) {
+    PlanNode build = replicatedBuild(node.build());
+    return node.withChildren(List.of(build, node.probe().accept(this)));
+  }
+
+  @Override
+  public PlanNode visitSort(Sort node) {
+    return inStage(node);
+  }
+
+  @Override
+  public PlanNode visitTopK(TopK node) {
+    return inStage(node);
+  }
+
+  @Override
+  public PlanNode visitLimit(Limit node) {
+    return inStage(node);
+  }
+
+  @Override
+  public PlanNode visitUnion(Union node) {
+    return inStage(node);
+  }
+
+  @Override
+  public PlanNode visitRepartition(Repartition node) {
+    OutputDistribution distribution =
+        node.scheme().isHash()
+            ? OutputDistribution.hash(node.scheme().keys(), node.count())
+            : OutputDistribution.roundRobin(node.count());
+    return exchange(node, distribution, InputMode.SHUFFLE);
+  }
+
+  @Override
+  public PlanNode visitCoalesce(Coalesce node) {
+    InputMode mode =
+        node.count() == node.input().partitions() ? InputMode.FORWARD : InputMode.RESCALE;
+    return exchange(node, OutputDistribution.none(), mode);
+  }
+
+  @Override
+  public PlanNode visitSortPreservingMerge(SortPreservingMerge node) {
+    return exchange(node, OutputDistribution.none(), InputMode.MERGE);
+  }
+
+  @Override
+  public PlanNode visitBroadcast(Broadcast node) {
+    // Reached only where a Broadcast is not the build input of a join (replicatedBuild handles
+    // that case): every consumer task would emit the same rows again.
+    throw new QuiverException(
+        ErrorCode.INVALID_ARGUMENT,
+        "a Broadcast exchange can only be the build input of a BROADCAST hash join or a nested"
+            + " loop join; elsewhere every consumer task would emit its rows again");
+  }
+
+  @Override
+  public PlanNode visitStageInput(StageInput node) {
+    throw new IllegalArgumentException("the plan is already cut into stages: " + node);
+  }
+}
