@@ -4,16 +4,17 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.Serializable;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
 /**
- * One comparison {@code column op literal}, with SQL semantics: a NULL column value never
- * satisfies it.
+ * One comparison {@code column op literal}, with SQL semantics: a NULL column value never satisfies
+ * it.
  *
- * <p>Literals: {@link Integer}, {@link Long} or {@link BigDecimal} for integer and decimal
- * columns; {@link LocalDate} (or epoch days as a number) for DATE; {@link LocalDateTime} (or epoch
+ * <p>Literals: {@link Integer}, {@link Long} or {@link BigDecimal} for integer and decimal columns;
+ * {@link LocalDate} (or epoch days as a number) for DATE; {@link LocalDateTime} (or epoch
  * microseconds) for TIMESTAMP; {@link String} for VARCHAR; {@link Boolean}. Predicates on
  * floating-point columns are accepted but never skip anything (NaN has no agreed order).
  *
@@ -84,10 +85,12 @@ public record ColumnPredicate(String column, Op op, Object literal) implements S
     }
     if (literal instanceof LocalDateTime time) {
       long seconds = time.toEpochSecond(ZoneOffset.UTC);
-      return BigDecimal.valueOf(seconds).scaleByPowerOfTen(6).add(BigDecimal.valueOf(time.getNano(), 3));
+      return BigDecimal.valueOf(seconds)
+          .scaleByPowerOfTen(6)
+          .add(BigDecimal.valueOf(time.getNano(), 3));
     }
     if (literal instanceof String string) {
-      return string.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      return string.getBytes(StandardCharsets.UTF_8);
     }
     return literal; // Boolean
   }

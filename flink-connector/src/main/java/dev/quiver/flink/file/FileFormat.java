@@ -16,7 +16,8 @@ import java.util.Optional;
 public enum FileFormat {
   PARQUET(org.apache.arrow.dataset.file.FileFormat.PARQUET, List.of(".parquet")),
   CSV(org.apache.arrow.dataset.file.FileFormat.CSV, List.of(".csv")),
-  ARROW_IPC(org.apache.arrow.dataset.file.FileFormat.ARROW_IPC, List.of(".arrow", ".feather", ".ipc"));
+  ARROW_IPC(
+      org.apache.arrow.dataset.file.FileFormat.ARROW_IPC, List.of(".arrow", ".feather", ".ipc"));
 
   private final org.apache.arrow.dataset.file.FileFormat datasetFormat;
   private final List<String> extensions;

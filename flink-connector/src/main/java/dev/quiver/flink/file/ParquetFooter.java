@@ -19,19 +19,22 @@ import java.util.Map;
 
 /**
  * Reads a Parquet file's footer: row count, row groups, and each row group's per-column min/max
- * statistics. Only the footer is read (the last 8 bytes, then the Thrift {@code FileMetaData}
- * they point at), never the data.
+ * statistics. Only the footer is read (the last 8 bytes, then the Thrift {@code FileMetaData} they
+ * point at), never the data.
  *
- * <p>Arrow's dataset library reads Parquet but does not expose row groups to Java, so Quiver
- * parses this much itself. Fields it does not need are skipped; statistics it cannot interpret
- * safely are left out (see {@link ParquetStats}).
+ * <p>Arrow's dataset library reads Parquet but does not expose row groups to Java, so Quiver parses
+ * this much itself. Fields it does not need are skipped; statistics it cannot interpret safely are
+ * left out (see {@link ParquetStats}).
  */
 public final class ParquetFooter {
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
 
-  /** One row group: its row count, sizes, and the statistics of the columns that have them. */
+  /**
+   * One row group: its row count, uncompressed and compressed sizes, the file offset of its first
+   * page (-1 if unknown), and the statistics of the columns that have them (by dotted column path).
+   */
   public record RowGroup(
-      long rows, long bytes, long compressedBytes, Map<String, ColumnStats> columns) {
+      long rows, long bytes, long compressedBytes, long offset, Map<String, ColumnStats> columns) {
     public RowGroup {
       columns = Map.copyOf(columns);
     }
@@ -129,7 +132,8 @@ public final class ParquetFooter {
         path.add(element.name());
         remaining.add(element.children());
       } else {
-        String name = path.isEmpty() ? element.name() : String.join(".", path) + "." + element.name();
+        String name =
+            path.isEmpty() ? element.name() : String.join(".", path) + "." + element.name();
         leaves.add(new ParquetStats.Column(name, element));
       }
     }
@@ -140,6 +144,7 @@ public final class ParquetFooter {
     long[] sizes = {0, 0, -1}; // rows, uncompressed bytes, compressed bytes
     Map<String, ColumnStats> columns = new HashMap<>();
     long[] chunkCompressed = {0};
+    long[] offset = {Long.MAX_VALUE};
     thrift.readStruct(
         (id, type) -> {
           if (id == 1 && type == ThriftCompactReader.LIST) {
@@ -148,6 +153,9 @@ public final class ParquetFooter {
               ParquetStats.Column leaf = i < leaves.size() ? leaves.get(i) : null;
               ParquetStats.Chunk chunk = ParquetStats.readColumnChunk(thrift, leaf);
               chunkCompressed[0] += chunk.compressedBytes();
+              if (chunk.offset() >= 0) {
+                offset[0] = Math.min(offset[0], chunk.offset());
+              }
               if (leaf != null && chunk.stats() != null) {
                 columns.put(leaf.name(), chunk.stats());
               }
@@ -163,7 +171,8 @@ public final class ParquetFooter {
           }
         });
     long compressed = sizes[2] >= 0 ? sizes[2] : chunkCompressed[0];
-    return new RowGroup(sizes[0], sizes[1], compressed, columns);
+    return new RowGroup(
+        sizes[0], sizes[1], compressed, offset[0] == Long.MAX_VALUE ? -1 : offset[0], columns);
   }
 
   private static ByteBuffer readFully(FileChannel channel, long position, int length)

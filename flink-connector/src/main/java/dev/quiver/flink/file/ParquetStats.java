@@ -7,8 +7,8 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Decodes Parquet schema elements, column chunks and their statistics (the Thrift structs of
- * {@code parquet.thrift}) into {@link ColumnStats}.
+ * Decodes Parquet schema elements, column chunks and their statistics (the Thrift structs of {@code
+ * parquet.thrift}) into {@link ColumnStats}.
  *
  * <p>Only statistics whose order Quiver knows are kept: signed integers, decimals, dates,
  * timestamps, booleans and UTF-8 strings. Floating point (NaN), unsigned integers and INT96 are
@@ -41,8 +41,8 @@ final class ParquetStats {
   /** A leaf column: its dotted path and schema element. */
   record Column(String name, SchemaElement element) {}
 
-  /** What Quiver keeps of a column chunk. */
-  record Chunk(long compressedBytes, ColumnStats stats) {}
+  /** What Quiver keeps of a column chunk; {@code offset} is where its first page starts. */
+  record Chunk(long offset, long compressedBytes, ColumnStats stats) {}
 
   private ParquetStats() {}
 
@@ -154,7 +154,7 @@ final class ParquetStats {
   }
 
   static Chunk readColumnChunk(ThriftCompactReader thrift, Column leaf) {
-    Chunk[] chunk = {new Chunk(0, null)};
+    Chunk[] chunk = {new Chunk(-1, 0, null)};
     thrift.readStruct(
         (id, type) -> {
           if (id == 3 && type == ThriftCompactReader.STRUCT) {
@@ -168,10 +168,14 @@ final class ParquetStats {
 
   private static Chunk readColumnMetaData(ThriftCompactReader thrift, Column leaf) {
     long[] compressed = {0};
+    long[] offset = {Long.MAX_VALUE};
     ColumnStats[] stats = {null};
     thrift.readStruct(
         (id, type) -> {
-          if (id == 7 && type == ThriftCompactReader.I64) {
+          if ((id == 9 || id == 11) && type == ThriftCompactReader.I64) {
+            long pageOffset = thrift.readI64(); // data or dictionary page
+            offset[0] = pageOffset > 0 ? Math.min(offset[0], pageOffset) : offset[0];
+          } else if (id == 7 && type == ThriftCompactReader.I64) {
             compressed[0] = thrift.readI64();
           } else if (id == 12 && type == ThriftCompactReader.STRUCT && leaf != null) {
             stats[0] = readStatistics(thrift, leaf.element());
@@ -179,7 +183,7 @@ final class ParquetStats {
             thrift.skip(type);
           }
         });
-    return new Chunk(compressed[0], stats[0]);
+    return new Chunk(offset[0] == Long.MAX_VALUE ? -1 : offset[0], compressed[0], stats[0]);
   }
 
   private static ColumnStats readStatistics(ThriftCompactReader thrift, SchemaElement element) {
@@ -255,9 +259,5 @@ final class ParquetStats {
       case 3 -> BigDecimal.valueOf(value, 3);
       default -> null;
     };
-  }
-
-  static String utf8(byte[] bytes) {
-    return new String(bytes, StandardCharsets.UTF_8);
   }
 }

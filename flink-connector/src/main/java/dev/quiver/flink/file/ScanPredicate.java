@@ -47,10 +47,11 @@ public record ScanPredicate(List<ColumnPredicate> conjuncts) implements Serializ
     Integer minVsLiteral = compare(stats.min(), literal);
     Integer maxVsLiteral = compare(stats.max(), literal);
     return switch (conjunct.op()) {
-      case EQ -> (minVsLiteral == null || minVsLiteral <= 0)
-          && (maxVsLiteral == null || maxVsLiteral >= 0);
-      case NE -> !(minVsLiteral != null && minVsLiteral == 0 && maxVsLiteral != null
-          && maxVsLiteral == 0);
+      case EQ ->
+          (minVsLiteral == null || minVsLiteral <= 0)
+              && (maxVsLiteral == null || maxVsLiteral >= 0);
+      case NE ->
+          !(minVsLiteral != null && minVsLiteral == 0 && maxVsLiteral != null && maxVsLiteral == 0);
       case LT -> minVsLiteral == null || minVsLiteral < 0;
       case LE -> minVsLiteral == null || minVsLiteral <= 0;
       case GT -> maxVsLiteral == null || maxVsLiteral > 0;

@@ -83,7 +83,12 @@ public final class TableLocations {
     if (files.isEmpty()) {
       throw new QuiverException(
           ErrorCode.FILE_NOT_FOUND,
-          "Table location '" + location + "' holds no " + resolved + " files " + extensions(resolved));
+          "Table location '"
+              + location
+              + "' holds no "
+              + resolved
+              + " files "
+              + extensions(resolved));
     }
     return new TableFiles(location, resolved, files);
   }
