@@ -6,14 +6,13 @@ import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.exchange.OutputEmitter;
 import dev.quiver.flink.exchange.OutputSplit;
 import dev.quiver.flink.runtime.BatchOperator;
-import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.exec.TaskPipeline;
-import dev.quiver.operators.memory.MemoryBudget;
 
 /**
  * One task of a stage in a Flink job: runs the stage's operator pipeline over the records of its
  * inputs and sends the pipeline's output through an {@link OutputEmitter} (split into channels when
- * the edge to the next stage shuffles, and ended with end-of-partition markers).
+ * the edge to the next stage shuffles, and ended with end-of-partition markers). The work itself is
+ * a {@link StageDriver}'s.
  *
  * <p>Input records are handed to the pipeline, which owns their batches; markers from upstream are
  * dropped (a Flink input ends when every upstream task has ended). Subclasses map Flink's inputs
@@ -24,9 +23,7 @@ public abstract class StageOperator extends BatchOperator {
 
   private final StageTaskFactory factory;
   private final OutputSplit split;
-  private transient TaskPipeline pipeline;
-  private transient OutputEmitter emitter;
-  private transient int unfinishedInputs;
+  private transient StageDriver driver;
 
   protected StageOperator(StageTaskFactory factory, OutputSplit split) {
     this.factory = requireNonNull(factory, "factory is null");
@@ -36,42 +33,35 @@ public abstract class StageOperator extends BatchOperator {
   @Override
   public void open() throws Exception {
     super.open();
-    emitter = new OutputEmitter(split, partition(), allocator(), this::emit);
-    OperatorContext context =
-        new OperatorContext(
-            allocator(), MemoryBudget.unlimited(taskName()), OperatorContext.DEFAULT_BATCH_ROWS);
-    pipeline = factory.create(context, emitter::send);
-    unfinishedInputs = pipeline.inputCount();
+    driver = new StageDriver(factory, split, partition(), allocator(), taskName(), this::emit);
   }
 
   /** The pipeline of this task (valid while open). */
   protected final TaskPipeline pipeline() {
-    return pipeline;
+    return driver.pipeline();
+  }
+
+  /** Runs the pipeline's sources that come before its inputs (all of them if it has none). */
+  protected final void start() {
+    driver.start();
   }
 
   /** Hands one record of stage input {@code input} to the pipeline. */
   protected final void receive(int input, BatchRecord record) {
-    if (record.isData()) {
-      pipeline.add(input, record.batch()); // the pipeline owns the batch now
-    } else {
-      record.close();
-    }
+    driver.receive(input, record);
   }
 
-  /** Stage input {@code input} has ended; after the last one, the output ends too. */
+  /** Stage input {@code input} has ended; once the pipeline has finished, the output ends too. */
   protected final void inputEnded(int input) {
-    pipeline.finish(input);
-    if (--unfinishedInputs == 0) {
-      emitter.finish();
-    }
+    driver.inputEnded(input);
   }
 
   @Override
   public void close() throws Exception {
     try {
-      if (pipeline != null) {
-        pipeline.close();
-        pipeline = null;
+      if (driver != null) {
+        driver.close();
+        driver = null;
       }
     } finally {
       super.close();

@@ -10,9 +10,10 @@ import java.util.function.Function;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * One task of a stage: a tree of {@link Operator}s whose leaves are the stage's inputs, driven by
- * pushing each input's batches in. Every operator's output is pushed into its parent; the root's
- * output goes to the task's sink.
+ * One task of a stage: a tree of {@link Operator}s whose leaves are the stage's inputs and
+ * {@linkplain Source sources} (operators without inputs, such as VALUES), driven by pushing each
+ * input's batches in. Every operator's output is pushed into its parent; the root's output goes to
+ * the task's sink.
  *
  * <pre>
  *   stage input 0 ──► [build]
@@ -26,19 +27,42 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * starts — what a hash join needs of its build and probe sides. Reading the inputs in any other
  * order is allowed where no operator cares; the operators themselves enforce their needs.
  *
- * <p>Owns its operators: {@link #close()} closes every one of them.
+ * <p>Sources take their place in the same depth-first order: a source runs (emits everything and
+ * finishes its slot) once every leaf before it has finished — at {@link #start()} for the sources
+ * that come first, else right after the {@link #finish} of the input before it. So a VALUES build
+ * side is complete before the first probe batch, exactly like a build side that is a stage input. A
+ * pipeline of sources only is finished by {@link #start()} alone.
+ *
+ * <p>Owns its operators and sources: {@link #close()} closes every one of them.
  */
 public final class TaskPipeline implements AutoCloseable {
-  private final Node root;
-  private final List<Leaf> leaves;
-  private final List<Node> nodes;
-  private final int[] order;
+  private final PipelineNode root;
+  private final List<PipelineNode.Leaf> inputs; // by stage input index
+  private final List<PipelineNode.Leaf> schedule; // every leaf, depth first
+  private final List<PipelineNode> nodes;
+  private int next; // the first leaf of the schedule that has not finished
+  private boolean started;
 
-  private TaskPipeline(Node root, List<Leaf> leaves, List<Node> nodes, int[] order) {
+  private TaskPipeline(
+      PipelineNode root,
+      List<PipelineNode.Leaf> inputs,
+      List<PipelineNode.Leaf> schedule,
+      List<PipelineNode> nodes) {
     this.root = root;
-    this.leaves = leaves;
+    this.inputs = inputs;
+    this.schedule = schedule;
     this.nodes = nodes;
-    this.order = order;
+  }
+
+  /**
+   * An operator without inputs: {@link #run()} emits all its batches to the sink it was created
+   * with. Called at most once, by the pipeline; {@link #close()} is idempotent.
+   */
+  public interface Source extends AutoCloseable {
+    void run();
+
+    @Override
+    void close();
   }
 
   /** A leaf: stage input {@code index} feeds the slot of the operator this is given to. */
@@ -46,7 +70,7 @@ public final class TaskPipeline implements AutoCloseable {
     if (index < 0) {
       throw new IllegalArgumentException("input index must be >= 0: " + index);
     }
-    return new Spec(index, null, List.of());
+    return new Spec(index, null, null, List.of());
   }
 
   /**
@@ -54,7 +78,12 @@ public final class TaskPipeline implements AutoCloseable {
    * children} (child i feeds input i of the operator).
    */
   public static Spec operator(Function<BatchSink, Operator> factory, Spec... children) {
-    return new Spec(-1, requireNonNull(factory, "factory is null"), List.of(children));
+    return new Spec(-1, requireNonNull(factory, "factory is null"), null, List.of(children));
+  }
+
+  /** A leaf source made by {@code factory} from the sink that receives its output. */
+  public static Spec source(Function<BatchSink, Source> factory) {
+    return new Spec(-1, null, requireNonNull(factory, "factory is null"), List.of());
   }
 
   /**
@@ -63,86 +92,50 @@ public final class TaskPipeline implements AutoCloseable {
   public static TaskPipeline build(Spec root, BatchSink sink) {
     requireNonNull(root, "root is null");
     requireNonNull(sink, "sink is null");
-    if (root.factory == null) {
+    if (root.isInput()) {
       throw new IllegalArgumentException("the root of a task pipeline must be an operator");
     }
-    List<Leaf> leaves = new ArrayList<>();
-    List<Node> nodes = new ArrayList<>();
-    List<Integer> order = new ArrayList<>();
-    Node top;
+    List<PipelineNode.Leaf> schedule = new ArrayList<>();
+    List<PipelineNode> nodes = new ArrayList<>();
     try {
-      top = create(root, sink, null, -1, leaves, nodes, order);
+      PipelineNode top = PipelineAssembly.create(root, sink, null, -1, schedule, nodes);
+      return new TaskPipeline(top, PipelineAssembly.byIndex(schedule), schedule, nodes);
     } catch (RuntimeException e) {
-      nodes.forEach(node -> node.operator.close());
+      nodes.forEach(PipelineNode::close);
       throw e;
     }
-    int[] inputOrder = order.stream().mapToInt(Integer::intValue).toArray();
-    List<Leaf> byIndex = new ArrayList<>();
-    for (int i = 0; i < leaves.size(); i++) {
-      byIndex.add(null);
-    }
-    for (Leaf leaf : leaves) {
-      if (leaf.index >= leaves.size() || byIndex.get(leaf.index) != null) {
-        nodes.forEach(node -> node.operator.close());
-        throw new IllegalArgumentException(
-            "stage inputs must be numbered 0.." + (leaves.size() - 1) + " once each");
-      }
-      byIndex.set(leaf.index, leaf);
-    }
-    return new TaskPipeline(top, byIndex, nodes, inputOrder);
   }
 
-  private static Node create(
-      Spec spec,
-      BatchSink output,
-      Node parent,
-      int slot,
-      List<Leaf> leaves,
-      List<Node> nodes,
-      List<Integer> order) {
-    Node node = new Node(parent, slot);
-    node.operator = spec.factory.apply(output);
-    nodes.add(node);
-    if (node.operator.inputs() != spec.children.size()) {
-      throw new IllegalArgumentException(
-          node.operator
-              + " has "
-              + node.operator.inputs()
-              + " inputs, given "
-              + spec.children.size());
-    }
-    node.unfinished = spec.children.size();
-    for (int i = 0; i < spec.children.size(); i++) {
-      Spec child = spec.children.get(i);
-      if (child.factory == null) {
-        leaves.add(new Leaf(child.input, node, i));
-        order.add(child.input);
-      } else {
-        int input = i;
-        create(child, batch -> node.operator.add(input, batch), node, i, leaves, nodes, order);
-      }
-    }
-    if (node.unfinished == 0) {
-      throw new IllegalArgumentException(node.operator + " has no inputs");
-    }
-    return node;
-  }
-
-  /** Number of stage inputs. */
+  /** Number of stage inputs (sources not counted). */
   public int inputCount() {
-    return leaves.size();
+    return inputs.size();
   }
 
   /** Stage inputs in the order the task should read them to completion. */
   public int[] inputOrder() {
-    return order.clone();
+    return schedule.stream()
+        .filter(leaf -> !leaf.isSource())
+        .mapToInt(leaf -> leaf.index)
+        .toArray();
+  }
+
+  /**
+   * Runs the sources that come before every stage input in depth-first order. Idempotent; the first
+   * {@link #add} or {@link #finish} calls it when the driver has not.
+   */
+  public void start() {
+    if (!started) {
+      started = true;
+      advance();
+    }
   }
 
   /** Pushes one batch of stage input {@code input}; the pipeline takes ownership. */
   public void add(int input, VectorSchemaRoot batch) {
-    Leaf leaf;
+    PipelineNode.Leaf leaf;
     try {
       leaf = leaf(input);
+      start();
     } catch (RuntimeException e) {
       batch.close();
       throw e;
@@ -150,14 +143,16 @@ public final class TaskPipeline implements AutoCloseable {
     leaf.consumer.operator.add(leaf.slot, batch);
   }
 
-  /** Stage input {@code input} has no more batches. */
+  /** Stage input {@code input} has no more batches; sources waiting for it run now. */
   public void finish(int input) {
-    Leaf leaf = leaf(input);
+    PipelineNode.Leaf leaf = leaf(input);
     if (leaf.finished) {
       throw new IllegalStateException("stage input " + input + " finished twice");
     }
+    start();
     leaf.finished = true;
     finishSlot(leaf.consumer, leaf.slot);
+    advance();
   }
 
   /** Whether every operator, up to the root, has finished. */
@@ -165,26 +160,45 @@ public final class TaskPipeline implements AutoCloseable {
     return root.unfinished == 0;
   }
 
-  private void finishSlot(Node node, int slot) {
+  /** Moves past finished leaves, running each source reached. */
+  private void advance() {
+    while (next < schedule.size()) {
+      PipelineNode.Leaf leaf = schedule.get(next);
+      if (!leaf.finished) {
+        if (!leaf.isSource()) {
+          return; // a stage input that has not ended yet: later sources wait for it
+        }
+        leaf.finished = true; // before running: a source runs at most once, even if it fails
+        leaf.source.source.run();
+        leaf.source.unfinished = 0;
+        if (leaf.consumer != null) {
+          finishSlot(leaf.consumer, leaf.slot);
+        }
+      }
+      next++;
+    }
+  }
+
+  private void finishSlot(PipelineNode node, int slot) {
     node.operator.finish(slot);
     if (--node.unfinished == 0 && node.parent != null) {
       finishSlot(node.parent, node.slot);
     }
   }
 
-  private Leaf leaf(int input) {
-    if (input < 0 || input >= leaves.size()) {
+  private PipelineNode.Leaf leaf(int input) {
+    if (input < 0 || input >= inputs.size()) {
       throw new IllegalArgumentException("no stage input " + input + " in " + this);
     }
-    return leaves.get(input);
+    return inputs.get(input);
   }
 
   @Override
   public void close() {
     RuntimeException failure = null;
-    for (Node node : nodes) {
+    for (PipelineNode node : nodes) {
       try {
-        node.operator.close();
+        node.close();
       } catch (RuntimeException e) {
         if (failure == null) {
           failure = e;
@@ -206,55 +220,40 @@ public final class TaskPipeline implements AutoCloseable {
     return text.toString();
   }
 
-  private void describe(Node node, int depth, StringBuilder text) {
-    text.append("  ".repeat(depth)).append(node.operator).append('\n');
-    for (Node child : nodes) {
+  private void describe(PipelineNode node, int depth, StringBuilder text) {
+    text.append("  ".repeat(depth)).append(node).append('\n');
+    for (PipelineNode child : nodes) {
       if (child.parent == node) {
         describe(child, depth + 1, text);
       }
     }
-    for (Leaf leaf : leaves) {
+    for (PipelineNode.Leaf leaf : inputs) {
       if (leaf.consumer == node) {
         text.append("  ".repeat(depth + 1)).append("Input[").append(leaf.index).append("]\n");
       }
     }
   }
 
-  /** What to build: a stage input leaf, or an operator over children. */
+  /** What to build: a stage input leaf, a source leaf, or an operator over children. */
   public static final class Spec {
-    private final int input;
-    private final Function<BatchSink, Operator> factory;
-    private final List<Spec> children;
+    final int input;
+    final Function<BatchSink, Operator> factory;
+    final Function<BatchSink, Source> sourceFactory;
+    final List<Spec> children;
 
-    private Spec(int input, Function<BatchSink, Operator> factory, List<Spec> children) {
+    private Spec(
+        int input,
+        Function<BatchSink, Operator> factory,
+        Function<BatchSink, Source> sourceFactory,
+        List<Spec> children) {
       this.input = input;
       this.factory = factory;
+      this.sourceFactory = sourceFactory;
       this.children = children;
     }
-  }
 
-  private static final class Node {
-    private final Node parent;
-    private final int slot;
-    private Operator operator;
-    private int unfinished;
-
-    Node(Node parent, int slot) {
-      this.parent = parent;
-      this.slot = slot;
-    }
-  }
-
-  private static final class Leaf {
-    private final int index;
-    private final Node consumer;
-    private final int slot;
-    private boolean finished;
-
-    Leaf(int index, Node consumer, int slot) {
-      this.index = index;
-      this.consumer = consumer;
-      this.slot = slot;
+    boolean isInput() {
+      return factory == null && sourceFactory == null;
     }
   }
 }

@@ -1,0 +1,30 @@
+package dev.quiver.flink.compiler;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.flink.stage.StageTaskFactory;
+import dev.quiver.operators.BatchSink;
+import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.exec.PlanPipelines;
+import dev.quiver.operators.exec.TaskPipeline;
+import dev.quiver.plan.node.PlanNode;
+
+/**
+ * The recipe of a stage task as plan data: the job carries the stage's (serializable) plan, and
+ * each task builds its own pipeline from it with {@link PlanPipelines}. Nothing but the plan
+ * crosses from client to task, so no operator state is ever serialized.
+ */
+final class PlanTaskFactory implements StageTaskFactory {
+  private static final long serialVersionUID = 1L;
+
+  private final PlanNode plan;
+
+  PlanTaskFactory(PlanNode plan) {
+    this.plan = requireNonNull(plan, "plan is null");
+  }
+
+  @Override
+  public TaskPipeline create(OperatorContext context, BatchSink output) {
+    return PlanPipelines.build(plan, context, output);
+  }
+}

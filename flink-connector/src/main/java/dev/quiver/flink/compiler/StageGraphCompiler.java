@@ -1,0 +1,192 @@
+package dev.quiver.flink.compiler;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.flink.batch.BatchCompression;
+import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.flink.batch.BatchTypeInfo;
+import dev.quiver.flink.exchange.OutputSplit;
+import dev.quiver.flink.stage.MultipleInputStageOperatorFactory;
+import dev.quiver.flink.stage.OneInputStageOperator;
+import dev.quiver.flink.stage.SourceStageOperator;
+import dev.quiver.flink.stage.StageTaskFactory;
+import dev.quiver.flink.stage.TwoInputStageOperator;
+import dev.quiver.operators.exec.PlanPipelines;
+import dev.quiver.plan.node.DefaultPlanVisitor;
+import dev.quiver.plan.node.PlanNode;
+import dev.quiver.plan.node.Scan;
+import dev.quiver.plan.node.StageInput;
+import dev.quiver.stage.Stage;
+import dev.quiver.stage.StageGraph;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.transformations.MultipleInputTransformation;
+
+/**
+ * Compiles a {@link StageGraph} into one Flink job (DataStream API, meant for BATCH mode): every
+ * stage becomes one Flink operator with one parallel task per stage task, every edge the Flink
+ * partitioning of its input mode ({@link StageEdges}), and the final stage's output is the returned
+ * stream, for {@link JobRunner} or any Flink sink.
+ *
+ * <pre>
+ *   Stage 0 (3 tasks, hash) ─partitionCustom─┐
+ *                                            ├─► Stage 2 (4 tasks) ─► returned stream
+ *   Stage 1 (2 tasks)       ────broadcast────┘
+ * </pre>
+ *
+ * <p>A stage's Flink inputs are its pipeline's stage inputs ({@link PlanPipelines#inputs}: stage
+ * inputs and scans, depth first), read in the pipeline's input order: one input runs in a {@link
+ * OneInputStageOperator}, two in a {@link TwoInputStageOperator}, more in a multiple-input operator
+ * ({@link MultipleInputStageOperatorFactory}). A stage without any (its leaves are all VALUES) is
+ * driven by a one-element-per-task trigger stream into a {@link SourceStageOperator}; the VALUES
+ * rows themselves run inside the task's pipeline. Scans come from the {@link ScanSourceFactory}.
+ * Each edge's type is {@code BatchTypeInfo.of(producer schema, compression, "stage p → stage c")}.
+ * Task counts are set per operator, so the job runs the plan's task counts whatever the
+ * environment's default parallelism (turn off the adaptive batch scheduler's auto-parallelism).
+ * Immutable.
+ */
+public final class StageGraphCompiler {
+  private final BatchCompression compression;
+  private final ScanSourceFactory scans;
+
+  private StageGraphCompiler(BatchCompression compression, ScanSourceFactory scans) {
+    this.compression = requireNonNull(compression, "compression is null");
+    this.scans = requireNonNull(scans, "scans is null");
+  }
+
+  /** No batch compression, no scan sources. */
+  public StageGraphCompiler() {
+    this(BatchCompression.NONE, ScanSourceFactory.NONE);
+  }
+
+  /** The same compiler with {@code compression} on every edge between stages. */
+  public StageGraphCompiler withCompression(BatchCompression compression) {
+    return new StageGraphCompiler(compression, scans);
+  }
+
+  /** The same compiler reading scans through {@code scans}. */
+  public StageGraphCompiler withScanSources(ScanSourceFactory scans) {
+    return new StageGraphCompiler(compression, scans);
+  }
+
+  public BatchCompression compression() {
+    return compression;
+  }
+
+  /** Adds the stages of {@code graph} to {@code env}; returns the final stage's output. */
+  public DataStream<BatchRecord> compile(StreamExecutionEnvironment env, StageGraph graph) {
+    requireNonNull(env, "env is null");
+    requireNonNull(graph, "graph is null");
+    List<DataStream<BatchRecord>> outputs = new ArrayList<>();
+    for (Stage stage : graph.stages()) {
+      outputs.add(compileStage(env, graph, stage, outputs));
+    }
+    return outputs.get(outputs.size() - 1);
+  }
+
+  private DataStream<BatchRecord> compileStage(
+      StreamExecutionEnvironment env,
+      StageGraph graph,
+      Stage stage,
+      List<DataStream<BatchRecord>> outputs) {
+    List<DataStream<BatchRecord>> inputs = new ArrayList<>();
+    for (PlanNode leaf : PlanPipelines.inputs(stage.plan())) {
+      inputs.add(leaf.accept(new LeafStreams(env, graph, stage, outputs)));
+    }
+    BatchTypeInfo type = edgeType(graph, stage);
+    StageTaskFactory task = new PlanTaskFactory(stage.plan());
+    OutputSplit split = StageEdges.split(stage.distribution());
+    String name = "stage " + stage.id() + ": " + stage.plan();
+    int tasks = stage.tasks();
+    switch (inputs.size()) {
+      case 0:
+        return env.fromSequence(0, tasks - 1)
+            .name("stage " + stage.id() + ": trigger")
+            .setParallelism(tasks)
+            .forward()
+            .transform(name, type, new SourceStageOperator(task, split))
+            .setParallelism(tasks);
+      case 1:
+        return inputs
+            .get(0)
+            .transform(name, type, new OneInputStageOperator(task, split))
+            .setParallelism(tasks);
+      case 2:
+        return inputs
+            .get(0)
+            .connect(inputs.get(1))
+            .transform(name, type, new TwoInputStageOperator(task, split))
+            .setParallelism(tasks);
+      default:
+        MultipleInputTransformation<BatchRecord> transformation =
+            new MultipleInputTransformation<>(
+                name,
+                new MultipleInputStageOperatorFactory(inputs.size(), task, split),
+                type,
+                tasks);
+        inputs.forEach(input -> transformation.addInput(input.getTransformation()));
+        env.addOperator(transformation);
+        return new DataStream<>(env, transformation);
+    }
+  }
+
+  /** The type of the edge leaving {@code stage}: its schema, named after both ends. */
+  private BatchTypeInfo edgeType(StageGraph graph, Stage stage) {
+    List<Integer> consumers = graph.consumers(stage.id());
+    String to = consumers.isEmpty() ? "result" : "stage " + consumers.get(0);
+    return BatchTypeInfo.of(
+        stage.plan().arrowSchema(), compression, "stage " + stage.id() + " → " + to);
+  }
+
+  /** The stream feeding one input leaf of a stage: a stage input's edge, or a scan's source. */
+  private final class LeafStreams extends DefaultPlanVisitor<DataStream<BatchRecord>> {
+    private final StreamExecutionEnvironment env;
+    private final StageGraph graph;
+    private final Stage consumer;
+    private final List<DataStream<BatchRecord>> outputs;
+
+    LeafStreams(
+        StreamExecutionEnvironment env,
+        StageGraph graph,
+        Stage consumer,
+        List<DataStream<BatchRecord>> outputs) {
+      this.env = env;
+      this.graph = graph;
+      this.consumer = consumer;
+      this.outputs = outputs;
+    }
+
+    @Override
+    protected DataStream<BatchRecord> visitDefault(PlanNode node) {
+      throw new IllegalStateException(node + " is not an input leaf of " + consumer);
+    }
+
+    @Override
+    public DataStream<BatchRecord> visitStageInput(StageInput input) {
+      Stage producer = graph.stage(input.stage());
+      return StageEdges.read(outputs.get(producer.id()), producer, input, consumer);
+    }
+
+    @Override
+    public DataStream<BatchRecord> visitScan(Scan scan) {
+      BatchTypeInfo type =
+          BatchTypeInfo.of(
+              scan.arrowSchema(),
+              compression,
+              "scan " + scan.source().name() + " → stage " + consumer.id());
+      DataStream<BatchRecord> source = scans.source(env, scan, type);
+      if (source.getParallelism() != scan.tasks()) {
+        throw new IllegalStateException(
+            "the source of "
+                + scan
+                + " runs "
+                + source.getParallelism()
+                + " tasks, the scan needs "
+                + scan.tasks());
+      }
+      return source.forward();
+    }
+  }
+}

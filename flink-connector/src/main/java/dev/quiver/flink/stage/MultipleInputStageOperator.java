@@ -1,0 +1,165 @@
+package dev.quiver.flink.stage;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.flink.exchange.OutputSplit;
+import dev.quiver.operators.memory.TaskAllocators;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.streaming.api.operators.AbstractInput;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperatorV2;
+import org.apache.flink.streaming.api.operators.BoundedMultiInput;
+import org.apache.flink.streaming.api.operators.Input;
+import org.apache.flink.streaming.api.operators.InputSelectable;
+import org.apache.flink.streaming.api.operators.InputSelection;
+import org.apache.flink.streaming.api.operators.MultipleInputStreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A stage task with more than two inputs (Flink input i = stage input i - 1), read one after the
+ * other in the pipeline's {@link dev.quiver.operators.exec.TaskPipeline#inputOrder() input order},
+ * like {@link TwoInputStageOperator}: a join over a union, a join whose build side is a join.
+ *
+ * <pre>
+ *   input 1 ─┐
+ *   input 2 ─┼─► [selected one at a time, in input order] ─► pipeline ─► emitter
+ *   input 3 ─┘
+ * </pre>
+ *
+ * <p>Flink's n-input operators extend {@link AbstractStreamOperatorV2}, not the {@code
+ * AbstractStreamOperator} that {@link dev.quiver.flink.runtime.ArrowOperator} builds on, so this
+ * class binds the task's Arrow allocator itself, with the same rules: shared with the chained
+ * operators of the task, a leak fails a task that finished and is only logged for one that failed
+ * or was cancelled. Create it with {@link MultipleInputStageOperatorFactory}.
+ */
+public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<BatchRecord>
+    implements MultipleInputStreamOperator<BatchRecord>, InputSelectable, BoundedMultiInput {
+  private static final Logger LOG = LoggerFactory.getLogger(MultipleInputStageOperator.class);
+
+  private final StageTaskFactory factory;
+  private final OutputSplit split;
+  private final List<Input> inputs = new ArrayList<>();
+  private final StreamRecord<BatchRecord> reuse = new StreamRecord<>(null);
+  private TaskAllocators.Binding memory;
+  private StageDriver driver;
+  private int[] order;
+  private int reading;
+  private boolean finished;
+
+  MultipleInputStageOperator(
+      StreamOperatorParameters<BatchRecord> parameters,
+      int inputCount,
+      StageTaskFactory factory,
+      OutputSplit split) {
+    super(parameters, inputCount);
+    this.factory = requireNonNull(factory, "factory is null");
+    this.split = requireNonNull(split, "split is null");
+    for (int id = 1; id <= inputCount; id++) {
+      int input = id - 1;
+      inputs.add(
+          new AbstractInput<BatchRecord, BatchRecord>(this, id) {
+            @Override
+            public void processElement(StreamRecord<BatchRecord> element) {
+              driver.receive(input, element.getValue());
+            }
+          });
+    }
+  }
+
+  private String taskName() {
+    return getOperatorName()
+        + "["
+        + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask()
+        + "/"
+        + getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks()
+        + "]";
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    memory = TaskAllocators.acquire(taskName());
+    int partition = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+    driver = new StageDriver(factory, split, partition, memory.allocator(), taskName(), this::emit);
+    if (driver.pipeline().inputCount() != inputs.size()) {
+      throw new IllegalStateException(
+          "a "
+              + inputs.size()
+              + "-input stage task got a pipeline with "
+              + driver.pipeline().inputCount()
+              + " inputs");
+    }
+    order = driver.pipeline().inputOrder();
+  }
+
+  private void emit(BatchRecord record) {
+    try {
+      output.collect(reuse.replace(record));
+    } finally {
+      record.close();
+    }
+  }
+
+  @Override
+  @SuppressWarnings("rawtypes")
+  public List<Input> getInputs() {
+    return inputs;
+  }
+
+  @Override
+  public InputSelection nextSelection() {
+    if (order == null || reading >= order.length) {
+      return InputSelection.ALL;
+    }
+    return new InputSelection.Builder().select(order[reading] + 1).build();
+  }
+
+  @Override
+  public void endInput(int inputId) {
+    int input = inputId - 1;
+    if (reading < order.length && order[reading] == input) {
+      reading++;
+    }
+    driver.inputEnded(input);
+  }
+
+  @Override
+  public void finish() throws Exception {
+    super.finish();
+    finished = true;
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (driver != null) {
+        driver.close();
+        driver = null;
+      }
+      super.close();
+    } finally {
+      releaseMemory();
+    }
+  }
+
+  private void releaseMemory() {
+    if (memory == null) {
+      return;
+    }
+    TaskAllocators.Binding binding = memory;
+    memory = null;
+    if (finished) {
+      binding.close(); // a leak after a normal end is a bug: fail the task
+      return;
+    }
+    try {
+      binding.close();
+    } catch (IllegalStateException leak) {
+      LOG.warn("{} ended abnormally and leaked Arrow memory: {}", taskName(), leak.getMessage());
+    }
+  }
+}

@@ -1,0 +1,213 @@
+package dev.quiver.operators.exec;
+
+import static dev.quiver.plan.expr.Exprs.call;
+import static dev.quiver.plan.expr.Exprs.col;
+import static dev.quiver.plan.expr.Exprs.lit;
+import static dev.quiver.plan.node.PlanBuilder.keys;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.memory.MemoryBudget;
+import dev.quiver.operators.values.ValuesOperator;
+import dev.quiver.plan.aggregate.AggregateFunction;
+import dev.quiver.plan.aggregate.AggregateMode;
+import dev.quiver.plan.expr.Expr;
+import dev.quiver.plan.expr.ScalarFunction;
+import dev.quiver.plan.join.JoinKind;
+import dev.quiver.plan.join.JoinType;
+import dev.quiver.plan.node.Column;
+import dev.quiver.plan.node.InputMode;
+import dev.quiver.plan.node.JoinDistribution;
+import dev.quiver.plan.node.Partitioning;
+import dev.quiver.plan.node.PlanBuilder;
+import dev.quiver.plan.node.PlanNode;
+import dev.quiver.plan.node.RowSchema;
+import dev.quiver.plan.node.StageInput;
+import dev.quiver.plan.type.SqlType;
+import dev.quiver.testing.ArrowLeakCheck;
+import dev.quiver.testing.BatchRows;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Stage plans run as single task pipelines, without Flink: sources in every position of the input
+ * order, residual join conditions through the expression engine, and the output schema contract.
+ */
+@ExtendWith(ArrowLeakCheck.class)
+class PlanPipelinesTest {
+  private static final RowSchema SCHEMA =
+      RowSchema.of(
+          Column.notNull("id", SqlType.BIGINT),
+          Column.of("k", SqlType.BIGINT),
+          Column.of("s", SqlType.VARCHAR));
+
+  private static List<List<Object>> rows(int from, int count) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (long id = from; id < from + count; id++) {
+      Long key = id % 7 == 0 ? null : id % 5;
+      rows.add(Arrays.asList(id, key, key == null ? null : "s" + key));
+    }
+    return rows;
+  }
+
+  private static StageInput input(int stage) {
+    return new StageInput(stage, InputMode.FORWARD, SCHEMA, Partitioning.single(), List.of());
+  }
+
+  /** Runs {@code plan}: input i gets {@code inputs.get(i)}, in the pipeline's input order. */
+  private static List<List<Object>> run(
+      PlanNode plan, List<List<List<Object>>> inputs, BufferAllocator allocator) {
+    OperatorContext context = new OperatorContext(allocator, MemoryBudget.unlimited("test"), 64);
+    List<List<Object>> output = new ArrayList<>();
+    try (TaskPipeline pipeline =
+        PlanPipelines.build(
+            plan,
+            context,
+            batch -> {
+              try (batch) {
+                assertThat(batch.getSchema()).isEqualTo(plan.arrowSchema());
+                output.addAll(BatchRows.rows(batch));
+              }
+            })) {
+      assertThat(pipeline.inputCount()).isEqualTo(inputs.size());
+      pipeline.start();
+      for (int input : pipeline.inputOrder()) {
+        new ValuesOperator(
+                context, SCHEMA.toArrow(), inputs.get(input), batch -> pipeline.add(input, batch))
+            .start();
+        pipeline.finish(input);
+      }
+      assertThat(pipeline.isFinished()).isTrue();
+    }
+    return output;
+  }
+
+  @Test
+  void valuesOnlyStageFinishesAtStart(BufferAllocator allocator) {
+    PlanBuilder a = PlanBuilder.values(SCHEMA, rows(0, 150));
+    PlanBuilder b = PlanBuilder.values(SCHEMA, rows(150, 100));
+    PlanNode plan =
+        a.union(b)
+            .aggregate(
+                AggregateMode.SINGLE,
+                keys(1),
+                a.call(AggregateFunction.SUM, 0, "ids"),
+                a.call(AggregateFunction.COUNT, 2, "strings"))
+            .build();
+    Map<Object, List<Object>> expected = new HashMap<>();
+    for (List<Object> row : rows(0, 250)) {
+      List<Object> acc =
+          expected.computeIfAbsent(row.get(1), k -> new ArrayList<>(List.of(0L, 0L)));
+      acc.set(0, (Long) acc.get(0) + (Long) row.get(0));
+      acc.set(1, (Long) acc.get(1) + (row.get(2) == null ? 0 : 1));
+    }
+    Map<Object, List<Object>> actual = new HashMap<>();
+    for (List<Object> row : run(plan, List.of(), allocator)) {
+      actual.put(row.get(0), List.of(row.get(1), row.get(2)));
+    }
+    assertThat(actual).isEqualTo(expected);
+  }
+
+  @Test
+  void sourcesRunInInputOrder(BufferAllocator allocator) {
+    // Union(input 0, Values, input 1): the values come after input 0 ends, before input 1.
+    PlanNode plan =
+        PlanBuilder.from(input(0))
+            .union(PlanBuilder.values(SCHEMA, rows(1000, 3)), PlanBuilder.from(input(1)))
+            .build();
+    List<List<Object>> output = run(plan, List.of(rows(0, 2), rows(2000, 2)), allocator);
+    assertThat(output.stream().map(row -> row.get(0)))
+        .containsExactly(0L, 1L, 1000L, 1001L, 1002L, 2000L, 2001L);
+  }
+
+  @Test
+  void valuesBuildSideIsCompleteBeforeTheProbeInput(BufferAllocator allocator) {
+    PlanBuilder build = PlanBuilder.values(SCHEMA, rows(0, 20));
+    PlanNode plan =
+        PlanBuilder.from(input(0))
+            .hashJoin(JoinType.INNER, build, keys(1), keys(1), JoinDistribution.PARTITIONED)
+            .build();
+    List<List<Object>> output = run(plan, List.of(rows(100, 300)), allocator);
+    assertThat(output).hasSize(expectedJoin(rows(100, 300), rows(0, 20), false).size());
+  }
+
+  @Test
+  void residualConditionsGoThroughTheExpressionEngine(BufferAllocator allocator) {
+    // probe LEFT JOIN build ON probe.k = build.k AND probe.id > build.id + 150
+    PlanBuilder probe = PlanBuilder.from(input(0));
+    PlanBuilder build = PlanBuilder.from(input(1));
+    Expr residual =
+        call(
+            ScalarFunction.GREATER_THAN,
+            probe.col(0),
+            call(ScalarFunction.ADD, col(3, SqlType.BIGINT), lit(150L)));
+    PlanNode hash =
+        probe
+            .hashJoin(
+                JoinKind.of(JoinType.LEFT),
+                build,
+                keys(1),
+                keys(1),
+                residual,
+                JoinDistribution.PARTITIONED)
+            .build();
+    PlanNode loop =
+        probe
+            .nestedLoopJoin(
+                JoinType.LEFT,
+                build,
+                call(
+                    ScalarFunction.AND,
+                    call(ScalarFunction.EQUAL, probe.col(1), col(4, SqlType.BIGINT)),
+                    residual))
+            .build();
+    List<List<Object>> probeRows = rows(0, 300);
+    List<List<Object>> buildRows = rows(0, 200);
+    List<List<Object>> expected = expectedJoin(probeRows, buildRows, true);
+    // Stage input numbering is depth first: build (child 0) is input 0, probe input 1.
+    assertThat(run(hash, List.of(buildRows, probeRows), allocator))
+        .containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(run(loop, List.of(buildRows, probeRows), allocator))
+        .containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  /** probe [LEFT] JOIN build ON k = k (AND probe.id > build.id + 150 when {@code residual}). */
+  private static List<List<Object>> expectedJoin(
+      List<List<Object>> probe, List<List<Object>> build, boolean residual) {
+    List<List<Object>> expected = new ArrayList<>();
+    for (List<Object> p : probe) {
+      boolean matched = false;
+      for (List<Object> b : build) {
+        if (p.get(1) != null
+            && p.get(1).equals(b.get(1))
+            && (!residual || (Long) p.get(0) > (Long) b.get(0) + 150)) {
+          List<Object> joined = new ArrayList<>(p);
+          joined.addAll(b);
+          expected.add(joined);
+          matched = true;
+        }
+      }
+      if (residual && !matched) {
+        List<Object> padded = new ArrayList<>(p);
+        padded.addAll(Arrays.asList(null, null, null));
+        expected.add(padded);
+      }
+    }
+    return expected;
+  }
+
+  @Test
+  void rejectsExchangesInsideAStage(BufferAllocator allocator) {
+    PlanNode plan = PlanBuilder.from(input(0)).coalesce(1).build();
+    assertThatThrownBy(() -> PlanPipelines.spec(plan, OperatorContext.of(allocator)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("StagePlanner");
+  }
+}
