@@ -54,6 +54,15 @@ final class LineitemBatch {
     "DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN"
   };
   private static final String[] MODES = {"REG AIR", "AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB"};
+  private static final byte[][] INSTRUCTION_BYTES =
+      java.util.Arrays.stream(INSTRUCTIONS).map(LineitemBatch::bytes).toArray(byte[][]::new);
+  private static final byte[][] MODE_BYTES =
+      java.util.Arrays.stream(MODES).map(LineitemBatch::bytes).toArray(byte[][]::new);
+  private static final byte[] R = bytes("R");
+  private static final byte[] A = bytes("A");
+  private static final byte[] N = bytes("N");
+  private static final byte[] O = bytes("O");
+  private static final byte[] F = bytes("F");
   private static final String[] COMMENT_WORDS = {
     "furiously",
     "carefully",
@@ -110,7 +119,10 @@ final class LineitemBatch {
     try {
       root.getFieldVectors().forEach(vector -> vector.setInitialCapacity(rows));
       root.allocateNew();
-      fill(root, rows, random);
+      Generator generator = new Generator(random, random.nextInt(ORDERS - rows), null);
+      for (int row = 0; row < rows; row++) {
+        generator.write(root, row);
+      }
       root.setRowCount(rows);
       return root;
     } catch (RuntimeException e) {
@@ -119,12 +131,36 @@ final class LineitemBatch {
     }
   }
 
-  private static void fill(VectorSchemaRoot root, int rows, Random random) {
-    int order = random.nextInt(ORDERS - rows);
-    int linesLeft = 0;
-    int line = 0;
-    int orderDate = 0;
-    for (int row = 0; row < rows; row++) {
+  /** Hears of every line written, with what an {@code orders} row derives from its lines. */
+  interface OrderListener {
+    /**
+     * One line of order {@code orderKey}, ordered on {@code orderDate} (days since the epoch); the
+     * line's extended price in cents, its discount and tax in hundredths.
+     */
+    void line(long orderKey, int orderDate, long extendedCents, int discount, int tax);
+  }
+
+  /**
+   * Writes consecutive lineitem rows: the lines of consecutive orders, 1–7 lines each (4 on
+   * average), starting after order index {@code firstOrder}. Order index {@code i} has the sparse
+   * TPC-H key {@link #sparseOrderKey}{@code (i)}.
+   */
+  static final class Generator {
+    private final Random random;
+    private final OrderListener orders;
+    private int order;
+    private int linesLeft;
+    private int line;
+    private int orderDate;
+
+    Generator(Random random, int firstOrder, OrderListener orders) {
+      this.random = random;
+      this.order = firstOrder;
+      this.orders = orders;
+    }
+
+    /** Writes the next row at index {@code row} of {@code root} (of {@link #SCHEMA}). */
+    void write(VectorSchemaRoot root, int row) {
       if (linesLeft == 0) {
         order++;
         linesLeft = 1 + random.nextInt(7);
@@ -139,29 +175,36 @@ final class LineitemBatch {
       int shipDate = orderDate + 1 + random.nextInt(121);
       int commitDate = orderDate + 30 + random.nextInt(61);
       int receiptDate = shipDate + 1 + random.nextInt(30);
-      String returnFlag = receiptDate <= CURRENT_DATE ? (random.nextBoolean() ? "R" : "A") : "N";
+      byte[] returnFlag = receiptDate <= CURRENT_DATE ? (random.nextBoolean() ? R : A) : N;
+      long orderKey = sparseOrderKey(order);
+      long extendedCents = quantity * retailCents;
 
-      bigInt(root, 0).set(row, sparseOrderKey(order));
+      bigInt(root, 0).set(row, orderKey);
       bigInt(root, 1).set(row, partKey);
       bigInt(root, 2).set(row, 1 + random.nextInt(SUPPLIERS));
       ((IntVector) root.getVector(3)).set(row, line);
       decimal(root, 4).set(row, quantity * 100L);
-      decimal(root, 5).set(row, quantity * retailCents);
-      decimal(root, 6).set(row, random.nextInt(11));
-      decimal(root, 7).set(row, random.nextInt(9));
+      decimal(root, 5).set(row, extendedCents);
+      int discount = random.nextInt(11);
+      decimal(root, 6).set(row, discount);
+      int tax = random.nextInt(9);
+      decimal(root, 7).set(row, tax);
       utf8(root, 8, row, returnFlag);
-      utf8(root, 9, row, shipDate > CURRENT_DATE ? "O" : "F");
+      utf8(root, 9, row, shipDate > CURRENT_DATE ? O : F);
       date(root, 10).set(row, shipDate);
       date(root, 11).set(row, commitDate);
       date(root, 12).set(row, receiptDate);
-      utf8(root, 13, row, INSTRUCTIONS[random.nextInt(INSTRUCTIONS.length)]);
-      utf8(root, 14, row, MODES[random.nextInt(MODES.length)]);
-      utf8(root, 15, row, text(random, COMMENT_WORDS, 10, 43));
+      utf8(root, 13, row, INSTRUCTION_BYTES[random.nextInt(INSTRUCTIONS.length)]);
+      utf8(root, 14, row, MODE_BYTES[random.nextInt(MODES.length)]);
+      utf8(root, 15, row, text(random, COMMENT_WORDS, 10, 43).getBytes(StandardCharsets.UTF_8));
+      if (orders != null) {
+        orders.line(orderKey, orderDate, extendedCents, discount, tax);
+      }
     }
   }
 
   /** TPC-H order keys are sparse: 8 used keys in every 32. */
-  private static long sparseOrderKey(int order) {
+  static long sparseOrderKey(int order) {
     return (long) (order / 8) * 32 + order % 8 + 1;
   }
 
@@ -199,7 +242,11 @@ final class LineitemBatch {
     return (DateDayVector) root.getVector(column);
   }
 
-  private static void utf8(VectorSchemaRoot root, int column, int row, String value) {
-    ((VarCharVector) root.getVector(column)).setSafe(row, value.getBytes(StandardCharsets.UTF_8));
+  private static void utf8(VectorSchemaRoot root, int column, int row, byte[] value) {
+    ((VarCharVector) root.getVector(column)).setSafe(row, value);
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
   }
 }

@@ -7,7 +7,9 @@ import dev.quiver.flink.batch.BatchCompression;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;
+import java.sql.SQLException;
 import org.apache.flink.core.memory.DataInputDeserializer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -59,6 +61,73 @@ class BenchmarksSmokeTest {
     benchmark.setUp();
     try {
       assertEquals(HashSplitBenchmark.ROWS, benchmark.split());
+    } finally {
+      benchmark.tearDown();
+    }
+  }
+
+  /** Small enough to run in a second, large enough for several batches and ~5,000 orders. */
+  private static final int QUERY_ROWS = 20_000;
+
+  // Each query benchmark's setup already fails unless Quiver and DuckDB agree on the answer.
+
+  @Test
+  void q6Benchmark() throws SQLException {
+    Q6Benchmark benchmark = new Q6Benchmark();
+    benchmark.rows = QUERY_ROWS;
+    benchmark.setUp();
+    try {
+      InputRows counter = new InputRows();
+      assertEquals(benchmark.duckdb(counter), benchmark.quiver(counter));
+      assertEquals(2L * QUERY_ROWS, counter.rows);
+      assertTrue(counter.cpuRows > 0);
+    } finally {
+      benchmark.tearDown();
+    }
+  }
+
+  @Test
+  void q1Benchmark() throws SQLException {
+    Q1Benchmark benchmark = new Q1Benchmark();
+    benchmark.rows = QUERY_ROWS;
+    benchmark.setUp();
+    try {
+      InputRows counter = new InputRows();
+      assertEquals(4, benchmark.quiver(counter));
+      assertEquals(4, benchmark.duckdb(counter) & ~1);
+      assertEquals(2L * QUERY_ROWS, counter.rows);
+      assertTrue(counter.cpuRows > 0);
+    } finally {
+      benchmark.tearDown();
+    }
+  }
+
+  @Test
+  void hashJoinBenchmark() throws SQLException {
+    HashJoinBenchmark benchmark = new HashJoinBenchmark();
+    benchmark.rows = QUERY_ROWS;
+    benchmark.setUp();
+    try {
+      InputRows counter = new InputRows();
+      assertEquals(QUERY_ROWS, benchmark.quiver(counter));
+      assertEquals(QUERY_ROWS, benchmark.duckdb(counter));
+      assertTrue(counter.rows > 2L * QUERY_ROWS, "build rows are counted too");
+    } finally {
+      benchmark.tearDown();
+    }
+  }
+
+  @Test
+  void sortBenchmark() throws SQLException {
+    SortBenchmark benchmark = new SortBenchmark();
+    benchmark.rows = QUERY_ROWS;
+    benchmark.setUp();
+    try {
+      InputRows counter = new InputRows();
+      assertEquals(QUERY_ROWS, benchmark.quiver(counter));
+      assertEquals(QUERY_ROWS, benchmark.duckdb(counter));
+      assertEquals(2L * QUERY_ROWS, counter.rows);
+      assertTrue(counter.cpuRows > 0);
     } finally {
       benchmark.tearDown();
     }
