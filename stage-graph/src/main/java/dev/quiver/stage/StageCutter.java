@@ -7,7 +7,6 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.plan.node.Aggregate;
 import dev.quiver.plan.node.Broadcast;
 import dev.quiver.plan.node.Coalesce;
-import dev.quiver.plan.node.DefaultPlanVisitor;
 import dev.quiver.plan.node.Filter;
 import dev.quiver.plan.node.HashJoin;
 import dev.quiver.plan.node.InputMode;
@@ -90,27 +89,12 @@ final class StageCutter implements PlanVisitor<PlanNode> {
           id, InputMode.BROADCAST, build.schema(), build.partitioning(), List.of());
     }
     PlanNode cut = build.accept(this);
-    StageInput exchanged = asStageInput(cut);
+    StageInput exchanged = StageInput.as(cut);
     if (exchanged != null) {
       return exchanged.withMode(InputMode.BROADCAST);
     }
     int id = addStage(cut, OutputDistribution.none());
     return new StageInput(id, InputMode.BROADCAST, cut.schema(), cut.partitioning(), List.of());
-  }
-
-  private static StageInput asStageInput(PlanNode node) {
-    return node.accept(
-        new DefaultPlanVisitor<StageInput>() {
-          @Override
-          protected StageInput visitDefault(PlanNode other) {
-            return null;
-          }
-
-          @Override
-          public StageInput visitStageInput(StageInput input) {
-            return input;
-          }
-        });
   }
 
   private StageInput exchange(PlanNode exchange, OutputDistribution distribution, InputMode mode) {

@@ -4,13 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.arrow.vector.FieldVector;
+import dev.quiver.operators.memory.BatchTransfer;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * The last step of a stage task: passes every batch on under exactly the stage's output schema.
@@ -58,29 +54,11 @@ public final class ConformOperator implements Operator {
   }
 
   private VectorSchemaRoot conform(VectorSchemaRoot batch) {
-    if (batch.getSchema().equals(schema)) {
-      return batch;
-    }
-    List<FieldVector> vectors = batch.getFieldVectors();
-    List<Field> fields = schema.getFields();
-    boolean sameTypes = vectors.size() == fields.size();
-    for (int i = 0; sameTypes && i < fields.size(); i++) {
-      sameTypes = vectors.get(i).getField().getType().equals(fields.get(i).getType());
-    }
-    if (!sameTypes) {
+    if (!BatchTransfer.sameTypes(batch, schema)) {
       throw new IllegalStateException(
           "a stage task produced " + batch.getSchema() + " where its plan promises " + schema);
     }
-    int rows = batch.getRowCount();
-    List<FieldVector> moved = new ArrayList<>(fields.size());
-    for (int i = 0; i < fields.size(); i++) {
-      TransferPair pair =
-          vectors.get(i).getTransferPair(fields.get(i), vectors.get(i).getAllocator());
-      pair.transfer();
-      moved.add((FieldVector) pair.getTo());
-    }
-    batch.close(); // empty now: its buffers moved
-    return new VectorSchemaRoot(schema, moved, rows);
+    return BatchTransfer.withSchema(batch, schema);
   }
 
   @Override

@@ -35,7 +35,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * flags are reserved in the budget; exceeding it fails with {@code MEMORY_BUDGET_EXCEEDED} naming
  * this operator.
  */
-public final class HashJoinOperator implements Operator {
+public final class HashJoinOperator extends BuildProbeJoin {
   /** Build rows per segment: large, so that probing gathers from few sources. */
   static final long SEGMENT_ROWS = 1 << 24;
 
@@ -44,8 +44,6 @@ public final class HashJoinOperator implements Operator {
 
   private final JoinKind kind;
   private final JoinType type;
-  private final Schema buildSchema;
-  private final Schema probeSchema;
   private final int[] buildKeys;
   private final int[] probeKeys;
   private final JoinFilter filter;
@@ -58,9 +56,6 @@ public final class HashJoinOperator implements Operator {
   private final JoinMatcher matcher;
   private final ProbeScratch scratch;
   private JoinHashTable table;
-  private boolean buildFinished;
-  private boolean probeFinished;
-  private boolean closed;
 
   /**
    * A hash join of {@code kind} on {@code buildKeys} = {@code probeKeys} (column indices of the two
@@ -89,11 +84,12 @@ public final class HashJoinOperator implements Operator {
       JoinFilter filter,
       BatchSink sink,
       long segmentRows) {
+    super(buildSchema, probeSchema);
     requireNonNull(context, "context is null");
     this.kind = requireNonNull(kind, "kind is null");
     this.type = kind.type();
-    this.buildSchema = requireNonNull(buildSchema, "buildSchema is null");
-    this.probeSchema = requireNonNull(probeSchema, "probeSchema is null");
+    requireNonNull(buildSchema, "buildSchema is null");
+    requireNonNull(probeSchema, "probeSchema is null");
     this.buildKeys = requireNonNull(buildKeys, "buildKeys is null").clone();
     this.probeKeys = requireNonNull(probeKeys, "probeKeys is null").clone();
     this.filter = filter;
@@ -118,53 +114,38 @@ public final class HashJoinOperator implements Operator {
   }
 
   @Override
-  public int inputs() {
-    return 2;
+  void addBuild(VectorSchemaRoot batch) {
+    build.add(batch);
   }
 
   @Override
-  public void add(int input, VectorSchemaRoot batch) {
-    requireNonNull(batch, "batch is null");
-    JoinInputs.checkAdd(
-        this, input, batch, buildSchema, probeSchema, buildFinished, probeFinished, closed);
-    if (input == 0) {
-      build.add(batch);
-      return;
+  void buildComplete() {
+    build.compact(buildSchema(), allocator, segmentRows, SEGMENT_BYTES);
+    JoinHashTable built =
+        new JoinHashTable(
+            JoinInputs.fields(buildSchema(), buildKeys), buildKeys, allocator, budget, toString());
+    try {
+      built.build(build.batches(), build.rowCount());
+    } catch (RuntimeException | Error e) {
+      built.close();
+      throw e;
     }
-    try (batch) {
-      probe(batch);
-    }
+    table = built;
+    matcher.buildComplete(build.rowCount(), table.hasNullKey());
+    scratch.segments(build.batches());
   }
 
   @Override
-  public void finish(int input) {
-    JoinInputs.checkFinish(this, input, buildFinished, probeFinished, closed);
-    if (input == 0) {
-      buildFinished = true;
-      build.compact(buildSchema, allocator, segmentRows, SEGMENT_BYTES);
-      JoinHashTable built =
-          new JoinHashTable(
-              JoinInputs.fields(buildSchema, buildKeys), buildKeys, allocator, budget, toString());
-      try {
-        built.build(build.batches(), build.rowCount());
-      } catch (RuntimeException | Error e) {
-        built.close();
-        throw e;
-      }
-      table = built;
-      matcher.buildComplete(build.rowCount(), table.hasNullKey());
-      scratch.segments(build.batches());
-    } else {
-      probeFinished = true;
-      if (table != null) {
-        table.reportProbedRows(matcher);
-      }
-      matcher.emitBuildRows(build.batches());
-      output.flush();
+  void probeComplete() {
+    if (table != null) {
+      table.reportProbedRows(matcher);
     }
+    matcher.emitBuildRows(build.batches());
+    output.flush();
   }
 
-  private void probe(VectorSchemaRoot probe) {
+  @Override
+  void probe(VectorSchemaRoot probe) {
     if (table == null) {
       throw new IllegalStateException(this + " failed to build its hash table: close it");
     }
@@ -233,11 +214,7 @@ public final class HashJoinOperator implements Operator {
   }
 
   @Override
-  public void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
+  void release() {
     try (output;
         build;
         matcher;

@@ -28,11 +28,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * batches of at most {@link OperatorContext#targetBatchRows()} rows. The buffered build batches are
  * reserved in the budget. The cost is proportional to probe rows × build rows.
  */
-public final class NestedLoopJoinOperator implements Operator {
+public final class NestedLoopJoinOperator extends BuildProbeJoin {
   private final JoinKind kind;
   private final JoinFilter filter;
-  private final Schema buildSchema;
-  private final Schema probeSchema;
   private final int targetRows;
   private final BufferAllocator allocator;
   private final BuildBuffer build;
@@ -40,9 +38,6 @@ public final class NestedLoopJoinOperator implements Operator {
   private final JoinMatcher matcher;
   private final int[] buildRows;
   private final int[] probeRows;
-  private boolean buildFinished;
-  private boolean probeFinished;
-  private boolean closed;
 
   /**
    * A nested loop join of {@code kind} over inputs of the given schemas; {@code filter} is the join
@@ -55,13 +50,14 @@ public final class NestedLoopJoinOperator implements Operator {
       Schema probeSchema,
       JoinFilter filter,
       BatchSink sink) {
+    super(buildSchema, probeSchema);
     requireNonNull(context, "context is null");
     this.kind = requireNonNull(kind, "kind is null");
     if (kind.nullAware()) {
       throw new IllegalArgumentException("a nested loop join cannot be null-aware: " + kind);
     }
-    this.buildSchema = requireNonNull(buildSchema, "buildSchema is null");
-    this.probeSchema = requireNonNull(probeSchema, "probeSchema is null");
+    requireNonNull(buildSchema, "buildSchema is null");
+    requireNonNull(probeSchema, "probeSchema is null");
     this.filter = filter;
     this.targetRows = context.targetBatchRows();
     this.allocator = context.allocator();
@@ -80,41 +76,26 @@ public final class NestedLoopJoinOperator implements Operator {
   }
 
   @Override
-  public int inputs() {
-    return 2;
+  void addBuild(VectorSchemaRoot batch) {
+    build.add(batch);
   }
 
   @Override
-  public void add(int input, VectorSchemaRoot batch) {
-    requireNonNull(batch, "batch is null");
-    JoinInputs.checkAdd(
-        this, input, batch, buildSchema, probeSchema, buildFinished, probeFinished, closed);
-    if (input == 0) {
-      build.add(batch);
-      return;
-    }
-    try (batch) {
-      probe(batch);
-    }
+  void buildComplete() {
+    // Few large build batches make few, full batches of pairs for the filter.
+    build.compact(
+        buildSchema(), allocator, HashJoinOperator.SEGMENT_ROWS, HashJoinOperator.SEGMENT_BYTES);
+    matcher.buildComplete(build.rowCount(), false);
   }
 
   @Override
-  public void finish(int input) {
-    JoinInputs.checkFinish(this, input, buildFinished, probeFinished, closed);
-    if (input == 0) {
-      buildFinished = true;
-      // Few large build batches make few, full batches of pairs for the filter.
-      build.compact(
-          buildSchema, allocator, HashJoinOperator.SEGMENT_ROWS, HashJoinOperator.SEGMENT_BYTES);
-      matcher.buildComplete(build.rowCount(), false);
-    } else {
-      probeFinished = true;
-      matcher.emitBuildRows(build.batches());
-      output.flush();
-    }
+  void probeComplete() {
+    matcher.emitBuildRows(build.batches());
+    output.flush();
   }
 
-  private void probe(VectorSchemaRoot probe) {
+  @Override
+  void probe(VectorSchemaRoot probe) {
     matcher.startProbe(probe);
     int probeCount = probe.getRowCount();
     List<VectorSchemaRoot> segments = build.batches();
@@ -139,11 +120,7 @@ public final class NestedLoopJoinOperator implements Operator {
   }
 
   @Override
-  public void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
+  void release() {
     try (output;
         build;
         matcher) {

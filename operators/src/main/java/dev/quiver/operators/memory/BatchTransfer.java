@@ -7,9 +7,11 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 
-/** Moves and shares of whole batches between owners, without copying data. */
+/** Moves and shares of whole batches between owners or schemas, without copying data. */
 public final class BatchTransfer {
   private BatchTransfer() {}
 
@@ -46,5 +48,42 @@ public final class BatchTransfer {
       vectors.add((FieldVector) pair.getTo());
     }
     return new VectorSchemaRoot(source.getSchema().getFields(), vectors, rows);
+  }
+
+  /** Whether {@code batch} has the column types of {@code schema}, whatever their names. */
+  public static boolean sameTypes(VectorSchemaRoot batch, Schema schema) {
+    List<FieldVector> vectors = batch.getFieldVectors();
+    List<Field> fields = schema.getFields();
+    boolean same = vectors.size() == fields.size();
+    for (int i = 0; same && i < fields.size(); i++) {
+      same = vectors.get(i).getField().getType().equals(fields.get(i).getType());
+    }
+    return same;
+  }
+
+  /**
+   * {@code batch} under {@code schema}, whose column types it must have ({@link #sameTypes}): the
+   * batch itself when it already has the schema, otherwise a new root whose vectors of the schema's
+   * fields took over the batch's buffers (no copy), and the emptied batch is closed.
+   *
+   * <p>Why: an operator that passes batches on unchanged must still deliver its own field names and
+   * nullability (a union's, a stage's output edge's); renaming moves buffers, it never copies rows.
+   */
+  public static VectorSchemaRoot withSchema(VectorSchemaRoot batch, Schema schema) {
+    if (batch.getSchema().equals(schema)) {
+      return batch;
+    }
+    List<FieldVector> vectors = batch.getFieldVectors();
+    List<Field> fields = schema.getFields();
+    int rows = batch.getRowCount();
+    List<FieldVector> moved = new ArrayList<>(fields.size());
+    for (int i = 0; i < fields.size(); i++) {
+      TransferPair pair =
+          vectors.get(i).getTransferPair(fields.get(i), vectors.get(i).getAllocator());
+      pair.transfer();
+      moved.add((FieldVector) pair.getTo());
+    }
+    batch.close(); // empty now: its buffers moved
+    return new VectorSchemaRoot(schema, moved, rows);
   }
 }

@@ -5,13 +5,9 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.arrow.vector.FieldVector;
+import dev.quiver.operators.memory.BatchTransfer;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * UNION ALL of {@code n} inputs with the same column types: every batch of every input is passed on
@@ -115,29 +111,11 @@ public final class UnionOperator implements Operator {
 
   /** {@code batch} itself, or its buffers moved into vectors of the union's fields. */
   private VectorSchemaRoot conform(VectorSchemaRoot batch) {
-    List<FieldVector> vectors = batch.getFieldVectors();
-    List<Field> fields = schema.getFields();
-    boolean matches = vectors.size() == fields.size();
-    for (int i = 0; matches && i < fields.size(); i++) {
-      matches = vectors.get(i).getField().getType().equals(fields.get(i).getType());
-    }
-    if (!matches) {
+    if (!BatchTransfer.sameTypes(batch, schema)) {
       throw new IllegalArgumentException(
           "batch schema " + batch.getSchema() + " does not match the union's " + schema);
     }
-    if (batch.getSchema().equals(schema)) {
-      return batch;
-    }
-    int rows = batch.getRowCount();
-    List<FieldVector> renamed = new ArrayList<>(fields.size());
-    for (int i = 0; i < fields.size(); i++) {
-      TransferPair pair =
-          vectors.get(i).getTransferPair(fields.get(i), vectors.get(i).getAllocator());
-      pair.transfer();
-      renamed.add((FieldVector) pair.getTo());
-    }
-    batch.close(); // empty now: its buffers moved
-    return new VectorSchemaRoot(schema, renamed, rows);
+    return BatchTransfer.withSchema(batch, schema);
   }
 
   private void checkInput(int input) {

@@ -26,22 +26,7 @@ final class JoinSupport {
    * or, once the plan is cut into stages, a stage input read in BROADCAST mode.
    */
   static boolean isReplicated(PlanNode build) {
-    return build.accept(
-        new DefaultPlanVisitor<Boolean>() {
-          @Override
-          protected Boolean visitDefault(PlanNode other) {
-            return false;
-          }
-
-          @Override
-          public Boolean visitBroadcast(Broadcast broadcast) {
-            return true;
-          }
-
-          @Override
-          public Boolean visitStageInput(StageInput input) {
-            return input.mode() == InputMode.BROADCAST;
-          }
-        });
+    StageInput input = StageInput.as(build);
+    return Broadcast.is(build) || (input != null && input.mode() == InputMode.BROADCAST);
   }
 }

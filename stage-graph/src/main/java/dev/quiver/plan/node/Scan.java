@@ -14,7 +14,7 @@ import java.util.Optional;
  * assignment; the stage planner gives it one ({@link #withAssignment}), so that each task reads a
  * list of units fixed at planning time and never picks its share by task index at run time.
  */
-public final class Scan extends PlanNode {
+public final class Scan extends LeafNode {
   private static final long serialVersionUID = 1L;
 
   private final TableSource source;
@@ -27,7 +27,6 @@ public final class Scan extends PlanNode {
 
   private Scan(TableSource source, int tasks, List<List<SplitUnit>> assignment) {
     super(
-        List.of(),
         requireNonNull(source, "source is null").schema(),
         Partitioning.unknown(checkTasks(source, tasks)),
         List.of());
@@ -86,12 +85,6 @@ public final class Scan extends PlanNode {
   @Override
   public <R> R accept(PlanVisitor<R> visitor) {
     return visitor.visitScan(this);
-  }
-
-  @Override
-  public PlanNode withChildren(List<PlanNode> children) {
-    sameChildren(children);
-    return this;
   }
 
   /**

@@ -12,7 +12,7 @@ import java.util.List;
  * keys and channel count) and the ordering (for MERGE the merge keys, which the consumer's k-way
  * merge needs).
  */
-public final class StageInput extends PlanNode {
+public final class StageInput extends LeafNode {
   private static final long serialVersionUID = 1L;
 
   private final int stage;
@@ -24,7 +24,7 @@ public final class StageInput extends PlanNode {
       RowSchema schema,
       Partitioning partitioning,
       List<SortKey> ordering) {
-    super(List.of(), schema, partitioning, ordering);
+    super(schema, partitioning, ordering);
     if (stage < 0) {
       throw new IllegalArgumentException("stage id is negative: " + stage);
     }
@@ -41,6 +41,22 @@ public final class StageInput extends PlanNode {
     return mode;
   }
 
+  /** {@code node} as a stage input, or null when it is another kind of node. */
+  public static StageInput as(PlanNode node) {
+    return node.accept(
+        new DefaultPlanVisitor<StageInput>() {
+          @Override
+          protected StageInput visitDefault(PlanNode other) {
+            return null;
+          }
+
+          @Override
+          public StageInput visitStageInput(StageInput input) {
+            return input;
+          }
+        });
+  }
+
   /** The same input read in another mode (a one-partition input read by every task: BROADCAST). */
   public StageInput withMode(InputMode newMode) {
     return new StageInput(stage, newMode, schema(), partitioning(), ordering());
@@ -49,12 +65,6 @@ public final class StageInput extends PlanNode {
   @Override
   public <R> R accept(PlanVisitor<R> visitor) {
     return visitor.visitStageInput(this);
-  }
-
-  @Override
-  public PlanNode withChildren(List<PlanNode> children) {
-    sameChildren(children);
-    return this;
   }
 
   /** {@code StageInput[stage=0, SHUFFLE]}, with the merge keys for MERGE. */

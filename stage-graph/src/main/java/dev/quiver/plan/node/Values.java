@@ -11,13 +11,13 @@ import java.util.List;
  * column's type, so the rows are serializable and checked when the node is built; the operator
  * factory hands {@link Literal#value()} to the values operator.
  */
-public final class Values extends PlanNode {
+public final class Values extends LeafNode {
   private static final long serialVersionUID = 1L;
 
   private final List<List<Literal>> rows;
 
   public Values(RowSchema schema, List<List<Literal>> rows) {
-    super(List.of(), schema, Partitioning.single(), List.of());
+    super(schema, Partitioning.single(), List.of());
     requireNonNull(rows, "rows is null");
     List<List<Literal>> copy = new ArrayList<>(rows.size());
     for (int r = 0; r < rows.size(); r++) {
@@ -76,12 +76,6 @@ public final class Values extends PlanNode {
   @Override
   public <R> R accept(PlanVisitor<R> visitor) {
     return visitor.visitValues(this);
-  }
-
-  @Override
-  public PlanNode withChildren(List<PlanNode> children) {
-    sameChildren(children);
-    return this;
   }
 
   /** {@code Values[rows=3]}. */

@@ -33,55 +33,42 @@ import dev.quiver.plan.node.TopK;
  * top-k results the rows arrive in key order, so the global step is a plain limit that can stop its
  * input early. Limits without offset and fetch, and limits over one partition, are left alone.
  */
-public final class GlobalLimitSinglePartition implements PlanRewrite {
+public final class GlobalLimitSinglePartition extends BottomUpRewrite {
   @Override
   public String name() {
     return "global limit gets a single-partition input";
   }
 
   @Override
-  public PlanNode apply(PlanNode plan) {
-    return BottomUp.apply(plan, node -> node.accept(RULE));
+  public PlanNode visitLimit(Limit limit) {
+    PlanNode input = limit.input();
+    boolean noOp = limit.offset() == 0 && limit.fetch() == Limit.ALL;
+    if (limit.scope() != LimitScope.GLOBAL || input.partitions() == 1 || noOp) {
+      return limit;
+    }
+    long bound = Limit.saturatedAdd(limit.offset(), limit.fetch());
+    PlanNode local =
+        bound == Limit.ALL || isLocalWithin(input, bound)
+            ? input
+            : new Limit(input, 0, bound, LimitScope.LOCAL);
+    PlanNode single =
+        local.ordering().isEmpty()
+            ? new Coalesce(local, 1)
+            : new SortPreservingMerge(local, local.ordering());
+    return new Limit(single, limit.offset(), limit.fetch(), LimitScope.GLOBAL);
   }
 
-  private static final DefaultPlanVisitor<PlanNode> RULE =
-      new DefaultPlanVisitor<>() {
-        @Override
-        protected PlanNode visitDefault(PlanNode node) {
-          return node;
-        }
-
-        @Override
-        public PlanNode visitLimit(Limit limit) {
-          PlanNode input = limit.input();
-          boolean noOp = limit.offset() == 0 && limit.fetch() == Limit.ALL;
-          if (limit.scope() != LimitScope.GLOBAL || input.partitions() == 1 || noOp) {
-            return limit;
-          }
-          long bound = Limit.saturatedAdd(limit.offset(), limit.fetch());
-          PlanNode local =
-              bound == Limit.ALL || isLocalWithin(input, bound)
-                  ? input
-                  : new Limit(input, 0, bound, LimitScope.LOCAL);
-          PlanNode single =
-              local.ordering().isEmpty()
-                  ? new Coalesce(local, 1)
-                  : new SortPreservingMerge(local, local.ordering());
-          return new Limit(single, limit.offset(), limit.fetch(), LimitScope.GLOBAL);
-        }
-
-        @Override
-        public PlanNode visitTopK(TopK topK) {
-          PlanNode input = topK.input();
-          if (topK.scope() != LimitScope.GLOBAL || input.partitions() == 1) {
-            return topK;
-          }
-          long bound = Limit.saturatedAdd(topK.offset(), topK.fetch());
-          PlanNode local = new TopK(input, topK.keys(), bound, 0, LimitScope.LOCAL);
-          PlanNode merged = new SortPreservingMerge(local, topK.keys());
-          return new Limit(merged, topK.offset(), topK.fetch(), LimitScope.GLOBAL);
-        }
-      };
+  @Override
+  public PlanNode visitTopK(TopK topK) {
+    PlanNode input = topK.input();
+    if (topK.scope() != LimitScope.GLOBAL || input.partitions() == 1) {
+      return topK;
+    }
+    long bound = Limit.saturatedAdd(topK.offset(), topK.fetch());
+    PlanNode local = new TopK(input, topK.keys(), bound, 0, LimitScope.LOCAL);
+    PlanNode merged = new SortPreservingMerge(local, topK.keys());
+    return new Limit(merged, topK.offset(), topK.fetch(), LimitScope.GLOBAL);
+  }
 
   /** Whether {@code node} is a LOCAL limit or top-k that already keeps at most {@code bound}. */
   private static boolean isLocalWithin(PlanNode node, long bound) {

@@ -1,7 +1,6 @@
 package dev.quiver.plan.rewrite;
 
 import dev.quiver.plan.node.Coalesce;
-import dev.quiver.plan.node.DefaultPlanVisitor;
 import dev.quiver.plan.node.NestedLoopJoin;
 import dev.quiver.plan.node.PlanNode;
 import java.util.List;
@@ -21,30 +20,17 @@ import java.util.List;
  *                                        probe (n)
  * </pre>
  */
-public final class NestedLoopJoinSingleProbe implements PlanRewrite {
+public final class NestedLoopJoinSingleProbe extends BottomUpRewrite {
   @Override
   public String name() {
     return "single probe partition for nested loop joins that emit unmatched build rows";
   }
 
   @Override
-  public PlanNode apply(PlanNode plan) {
-    return BottomUp.apply(plan, node -> node.accept(RULE));
+  public PlanNode visitNestedLoopJoin(NestedLoopJoin join) {
+    if (!join.type().tracksRightMatches() || join.probe().partitions() == 1) {
+      return join;
+    }
+    return join.withChildren(List.of(join.build(), new Coalesce(join.probe(), 1)));
   }
-
-  private static final DefaultPlanVisitor<PlanNode> RULE =
-      new DefaultPlanVisitor<>() {
-        @Override
-        protected PlanNode visitDefault(PlanNode node) {
-          return node;
-        }
-
-        @Override
-        public PlanNode visitNestedLoopJoin(NestedLoopJoin join) {
-          if (!join.type().tracksRightMatches() || join.probe().partitions() == 1) {
-            return join;
-          }
-          return join.withChildren(List.of(join.build(), new Coalesce(join.probe(), 1)));
-        }
-      };
 }

@@ -57,37 +57,24 @@ import java.util.List;
  * dropped, since the build rows are repartitioned anyway; a side that is already hash-partitioned
  * on its keys into n is not repartitioned again.
  */
-public final class PartitionedJoinForUnmatchedBuildRows implements PlanRewrite {
+public final class PartitionedJoinForUnmatchedBuildRows extends BottomUpRewrite {
   @Override
   public String name() {
     return "partitioned join for joins that emit unmatched build rows";
   }
 
   @Override
-  public PlanNode apply(PlanNode plan) {
-    return BottomUp.apply(plan, node -> node.accept(RULE));
+  public PlanNode visitHashJoin(HashJoin join) {
+    int n = join.probe().partitions();
+    if (join.distribution() == JoinDistribution.PARTITIONED
+        || !join.kind().type().tracksRightMatches()
+        || n == 1) {
+      return join;
+    }
+    PlanNode build = hashed(unreplicated(join.build()), join.buildKeys(), n);
+    PlanNode probe = hashed(join.probe(), join.probeKeys(), n);
+    return join.with(build, probe, JoinDistribution.PARTITIONED);
   }
-
-  private static final DefaultPlanVisitor<PlanNode> RULE =
-      new DefaultPlanVisitor<>() {
-        @Override
-        protected PlanNode visitDefault(PlanNode node) {
-          return node;
-        }
-
-        @Override
-        public PlanNode visitHashJoin(HashJoin join) {
-          int n = join.probe().partitions();
-          if (join.distribution() == JoinDistribution.PARTITIONED
-              || !join.kind().type().tracksRightMatches()
-              || n == 1) {
-            return join;
-          }
-          PlanNode build = hashed(unreplicated(join.build()), join.buildKeys(), n);
-          PlanNode probe = hashed(join.probe(), join.probeKeys(), n);
-          return join.with(build, probe, JoinDistribution.PARTITIONED);
-        }
-      };
 
   private static PlanNode hashed(PlanNode node, List<Integer> keys, int n) {
     return node.partitioning().equals(Partitioning.hash(keys, n))
