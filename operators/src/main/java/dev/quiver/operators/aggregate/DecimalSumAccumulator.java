@@ -25,6 +25,8 @@ final class DecimalSumAccumulator implements Accumulator {
   private long[] lows = new long[0];
   private long[] highs = new long[0];
   private long[] counts = new long[0];
+  private long[] fast = new long[0];
+  private boolean large;
 
   DecimalSumAccumulator(String call, int scale, boolean average, Reservation reservation) {
     this.call = call;
@@ -37,8 +39,9 @@ final class DecimalSumAccumulator implements Accumulator {
   public void ensureGroups(int groups) {
     if (groups > lows.length) {
       int capacity = Reservation.grownCapacity(lows.length, groups);
-      reservation.reserve((long) (capacity - lows.length) * 3 * Long.BYTES);
+      reservation.reserve((long) (capacity - lows.length) * 4 * Long.BYTES);
       lows = Arrays.copyOf(lows, capacity);
+      fast = Arrays.copyOf(fast, capacity);
       highs = Arrays.copyOf(highs, capacity);
       counts = Arrays.copyOf(counts, capacity);
     }
@@ -55,33 +58,117 @@ final class DecimalSumAccumulator implements Accumulator {
   }
 
   private void add(FieldVector values, ArrowBuf valueCounts, int[] groupIds, int rows) {
+    int from = large ? 0 : addFast(values, valueCounts, groupIds, rows);
+    if (from < rows) {
+      foldAll();
+      addExact(values, valueCounts, groupIds, from, rows);
+    }
+  }
+
+  /**
+   * The fast path: values that fit a long are added to a long per group, {@code fast}, with a
+   * {@code Math.addExact}-style overflow test; the exact sum of a group is always {@code (lows,
+   * highs) + fast}. On long overflow (or for a value beyond a long) the group's long is folded into
+   * its 128-bit sum. While every 128-bit sum stays below 2^126 in magnitude, no prefix sum can
+   * leave the 128-bit range between folds, so the result and the overflow errors are those of
+   * adding every row in 128 bits. Once a 128-bit sum reaches 2^126 ({@link #large}), this stops and
+   * returns the first row not yet added; from then on every row goes through {@link #addExact}.
+   */
+  private int addFast(FieldVector values, ArrowBuf valueCounts, int[] groupIds, int rows) {
     ArrowBuf data = values.getDataBuffer();
     ArrowBuf validity = Columns.validity(values);
-    long[] lows = this.lows;
-    long[] highs = this.highs;
+    // Values of decimal(p <= 18) are below 10^18 < 2^63: their high words need not be read.
+    boolean fitsLong =
+        values instanceof DecimalVector && ((DecimalVector) values).getPrecision() <= 18;
+    long[] fast = this.fast;
     long[] counts = this.counts;
     for (int i = 0; i < rows; i++) {
       if (validity == null || Columns.isSet(validity, i)) {
         int group = groupIds[i];
-        long low = data.getLong((long) i << 4);
-        long high = data.getLong(((long) i << 4) + 8);
-        long sumLow = lows[group];
-        long sumHigh = highs[group];
-        long resultLow = sumLow + low;
-        long resultHigh = sumHigh + high + (Long.compareUnsigned(resultLow, sumLow) < 0 ? 1 : 0);
-        // Signed overflow: both operands have one sign and the result the other.
-        if (((sumHigh ^ resultHigh) & (high ^ resultHigh)) < 0) {
-          throw overflow();
-        }
-        lows[group] = resultLow;
-        highs[group] = resultHigh;
         counts[group] += valueCounts == null ? 1 : valueCounts.getLong((long) i << 3);
+        long value = data.getLong((long) i << 4);
+        if (!fitsLong) {
+          long high = data.getLong(((long) i << 4) + 8);
+          if (high != value >> 63) {
+            fold(group);
+            addWide(group, value, high);
+            if (large) {
+              return i + 1;
+            }
+            continue;
+          }
+        }
+        long sum = fast[group];
+        long result = sum + value;
+        if (((sum ^ result) & (value ^ result)) < 0) {
+          fold(group);
+          fast[group] = value;
+          if (large) {
+            return i + 1;
+          }
+        } else {
+          fast[group] = result;
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** Adds every row in 128 bits, checking each step for overflow. */
+  private void addExact(
+      FieldVector values, ArrowBuf valueCounts, int[] groupIds, int from, int rows) {
+    ArrowBuf data = values.getDataBuffer();
+    ArrowBuf validity = Columns.validity(values);
+    long[] counts = this.counts;
+    for (int i = from; i < rows; i++) {
+      if (validity == null || Columns.isSet(validity, i)) {
+        int group = groupIds[i];
+        addWide(group, data.getLong((long) i << 4), data.getLong(((long) i << 4) + 8));
+        counts[group] += valueCounts == null ? 1 : valueCounts.getLong((long) i << 3);
+      }
+    }
+  }
+
+  /** Adds a 128-bit value to the 128-bit sum of {@code group}; overflow is an error. */
+  private void addWide(int group, long low, long high) {
+    long sumLow = lows[group];
+    long sumHigh = highs[group];
+    long resultLow = sumLow + low;
+    long resultHigh = sumHigh + high + (Long.compareUnsigned(resultLow, sumLow) < 0 ? 1 : 0);
+    // Signed overflow: both operands have one sign and the result the other.
+    if (((sumHigh ^ resultHigh) & (high ^ resultHigh)) < 0) {
+      throw overflow();
+    }
+    lows[group] = resultLow;
+    highs[group] = resultHigh;
+    // |sum| >= 2^126 when the two top bits differ: the long fast path is no longer safe.
+    if ((resultHigh ^ (resultHigh << 1)) < 0) {
+      large = true;
+    }
+  }
+
+  /** Moves the long sum of {@code group} into its 128-bit sum. */
+  private void fold(int group) {
+    long value = fast[group];
+    if (value != 0) {
+      fast[group] = 0;
+      addWide(group, value, value >> 63);
+    }
+  }
+
+  /** Moves every group's long sum into its 128-bit sum, before 128-bit adds and before output. */
+  private void foldAll() {
+    long[] fast = this.fast;
+    for (int group = 0; group < fast.length; group++) {
+      if (fast[group] != 0) {
+        fold(group);
       }
     }
   }
 
   @Override
   public void writeStates(int from, int count, List<FieldVector> out) {
+    foldAll();
     writeSums(from, count, out.get(0));
     if (average) {
       FieldVector counted = out.get(1);
@@ -95,6 +182,7 @@ final class DecimalSumAccumulator implements Accumulator {
 
   @Override
   public void writeFinal(int from, int count, FieldVector out) {
+    foldAll();
     if (!average) {
       writeSums(from, count, out);
       return;

@@ -81,6 +81,24 @@ public final class GroupTable implements AutoCloseable {
     lookup(keys, rows, hashes, groupIds, false);
   }
 
+  /**
+   * Presizes the slots to hold {@code groups} groups without doubling, e.g. a join build that knows
+   * its row count. Only grows (never shrinks), within the table's limit; reserved in the budget
+   * like any resize.
+   */
+  public void ensureCapacity(long groups) {
+    checkOpen();
+    if (groups < maxGroups) {
+      return;
+    }
+    // The table doubles when its group count reaches maxGroups, so room means maxGroups > groups.
+    int wanted = (int) Math.min(groups, MAX_SLOTS / 2 - 1);
+    int capacity = Integer.highestOneBit(wanted) << 1; // > wanted, at most MAX_SLOTS / 2
+    if (capacity > maxGroups) {
+      resize(capacity * 2);
+    }
+  }
+
   public int groupCount() {
     return groupCount;
   }

@@ -60,13 +60,26 @@ final class GroupTableVarColumn extends GroupTableColumn {
       int length = offset(sourceOffsets, row + 1) - start;
       int groupStart = offset(offsets, group);
       if (length != offset(offsets, group + 1) - groupStart
-          || length > 0
-              && ByteFunctionHelpers.equal(
+          || (length <= SHORT
+              ? !shortEqual(values, start, data, groupStart, length)
+              : ByteFunctionHelpers.equal(
                       values, start, start + length, data, groupStart, groupStart + length)
-                  == 0) {
+                  == 0)) {
         mismatch[row] = true;
       }
     }
+  }
+
+  /** Keys up to this many bytes (flags, codes) compare in a short inline loop. */
+  private static final int SHORT = 8;
+
+  private static boolean shortEqual(ArrowBuf a, long aStart, ArrowBuf b, long bStart, int length) {
+    for (int i = 0; i < length; i++) {
+      if (a.getByte(aStart + i) != b.getByte(bStart + i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

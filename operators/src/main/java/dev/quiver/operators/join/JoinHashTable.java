@@ -62,6 +62,8 @@ final class JoinHashTable implements AutoCloseable {
   void build(List<VectorSchemaRoot> segments, long rowCount) {
     reserve(rowCount * Integer.BYTES);
     next = new int[Math.toIntExact(rowCount)];
+    // At most one group per build row: one resize up front instead of one per doubling.
+    groups.ensureCapacity(rowCount);
     long[] hashes = new long[(int) Math.min(INSERT_ROWS, rowCount)];
     int[] groupIds = new int[hashes.length];
     int base = 0;

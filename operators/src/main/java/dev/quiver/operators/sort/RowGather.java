@@ -161,6 +161,17 @@ final class RowGather {
             out.setLong(8L * i, data[batch(ref)].getLong(8L * row(ref)));
           }
         }
+        case 16 -> {
+          // decimal128: two 8-byte moves instead of a 16-byte memory copy call per value.
+          for (int i = 0; i < count; i++) {
+            long ref = refs[from + i];
+            ArrowBuf in = data[batch(ref)];
+            long at = 16L * row(ref);
+            long to = 16L * i;
+            out.setLong(to, in.getLong(at));
+            out.setLong(to + 8, in.getLong(at + 8));
+          }
+        }
         default -> {
           for (int i = 0; i < count; i++) {
             long ref = refs[from + i];

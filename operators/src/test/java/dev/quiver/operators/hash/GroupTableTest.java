@@ -129,6 +129,53 @@ class GroupTableTest {
   }
 
   @Test
+  void presizedTableHoldsItsGroupsWithoutGrowingSlots(BufferAllocator allocator) {
+    MemoryBudget budget = MemoryBudget.unlimited("test");
+    try (GroupTable table = new GroupTable(List.of(INT), allocator, budget)) {
+      long initial = table.retainedBytes();
+      table.ensureCapacity(100); // the initial 1024 slots hold it already
+      assertThat(table.retainedBytes()).isEqualTo(initial);
+      table.ensureCapacity(4096); // a power of two: the table must not double at the last one
+      long presized = table.retainedBytes();
+      assertThat(presized).isGreaterThan(initial).isEqualTo(budget.used());
+      table.ensureCapacity(4096);
+      table.ensureCapacity(10);
+      assertThat(table.retainedBytes()).isEqualTo(presized);
+      Reference reference = new Reference();
+      try (IntVector keys = ints(allocator, sequence(4096))) {
+        int[] ids = insert(table, List.of(keys), 4096);
+        reference.check(List.of(keys), ids, table.groupCount());
+        assertThat(find(table, List.of(keys), 4096)).isEqualTo(ids);
+      }
+      assertThat(table.groupCount()).isEqualTo(4096);
+      // Only the key column and the probe scratch grew: 4096 * (4 + 29) bytes < 256 KiB.
+      assertThat(table.retainedBytes() - presized).isLessThan(256 * 1024);
+      assertKeysOutput(table, reference, allocator);
+    }
+    assertThat(budget.used()).isZero();
+  }
+
+  @Test
+  void shortStringsDifferingInTheirLastByteStayApart(BufferAllocator allocator) {
+    // Keys of up to 8 bytes compare inline, longer ones through Arrow: lengths 0..10 around it.
+    List<String> values = new ArrayList<>();
+    for (int length = 0; length <= 10; length++) {
+      for (char last : new char[] {'a', 'b', 'é'}) {
+        values.add(length == 0 ? "" : "x".repeat(length - 1) + last);
+      }
+    }
+    List<String> twice = new ArrayList<>(values);
+    twice.addAll(values);
+    try (GroupTable table = new GroupTable(List.of(UTF8), allocator, unlimited());
+        VarCharVector keys = strings(allocator, twice.toArray(new String[0]))) {
+      int[] ids = insert(table, List.of(keys), twice.size());
+      new Reference().check(List.of(keys), ids, table.groupCount());
+      assertThat(table.groupCount()).isEqualTo(31); // 3 per length 1..10, one empty string
+      assertThat(find(table, List.of(keys), twice.size())).isEqualTo(ids);
+    }
+  }
+
+  @Test
   void withoutKeysEveryRowIsGroupZero(BufferAllocator allocator) {
     try (GroupTable table = new GroupTable(List.of(), allocator, unlimited())) {
       long[] hashes = new long[5];

@@ -178,6 +178,34 @@ class TakeTest {
     }
   }
 
+  @ParameterizedTest(name = "nullFraction={0}")
+  @CsvSource({"0", "0.001", "0.5", "1.0"})
+  void fewRowsOfABigSourceGatherOnlyTheTakenBits(double nullFraction, BufferAllocator a) {
+    // 100,000 source rows, a few taken per call (as a join gathers build rows batch by batch):
+    // beyond Bits.COUNT_FACTOR rows per taken row the bitmap is gathered, not counted.
+    int rows = 100_000;
+    try (VectorSchemaRoot source =
+        new RandomBatches(97 + (long) (nullFraction * 1000))
+            .nullFraction(nullFraction)
+            .batch(RandomBatches.ALL_TYPES, rows, a)) {
+      Random random = new Random(5);
+      int[] indices = new int[200];
+      for (int i = 0; i < indices.length; i++) {
+        indices[i] = i < 64 ? rows - 1 - i : random.nextInt(rows);
+      }
+      for (int count : new int[] {0, 1, 7, 64, 65, 100}) {
+        assertTakeMatches(source, indices, 3, count, a);
+      }
+      // Exactly at the threshold and just below it the bitmap is counted instead.
+      int[] many = new int[rows / Bits.COUNT_FACTOR + 1];
+      for (int i = 0; i < many.length; i++) {
+        many[i] = random.nextInt(rows);
+      }
+      assertTakeMatches(source, many, 0, many.length, a);
+      assertTakeMatches(source, many, 0, many.length - 1, a);
+    }
+  }
+
   private static void assertTakeMatches(
       VectorSchemaRoot source, int[] indices, int from, int count, BufferAllocator a) {
     List<List<Object>> expected = reference(source, indices, from, count);
