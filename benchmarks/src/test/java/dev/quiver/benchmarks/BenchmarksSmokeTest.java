@@ -5,12 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quiver.flink.batch.BatchCompression;
 import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.flink.file.BatchFileWriter;
+import dev.quiver.flink.file.FileFormat;
+import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.SQLException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -128,6 +136,49 @@ class BenchmarksSmokeTest {
       assertEquals(QUERY_ROWS, benchmark.duckdb(counter));
       assertEquals(2L * QUERY_ROWS, counter.rows);
       assertTrue(counter.cpuRows > 0);
+    } finally {
+      benchmark.tearDown();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ScanBenchmark.Columns.class)
+  void scanBenchmark(ScanBenchmark.Columns columns, @TempDir Path dir)
+      throws IOException, SQLException {
+    Path table = Files.createDirectories(dir.resolve("lineitem"));
+    long rows = 0;
+    try (BufferAllocator allocator = Allocators.newChild("test:scan-data")) {
+      for (int file = 0; file < 2; file++) {
+        try (BatchFileWriter writer =
+            BatchFileWriter.open(
+                table.resolve("part-0000" + file + ".parquet"),
+                FileFormat.PARQUET,
+                LineitemBatch.SCHEMA,
+                allocator)) {
+          for (int batch = 0; batch < 2; batch++) {
+            try (VectorSchemaRoot root =
+                LineitemBatch.create(allocator, 5_000, 10L * file + batch)) {
+              writer.write(root);
+            }
+          }
+          rows += writer.commit();
+        }
+      }
+    }
+    Files.createFile(table.resolve("_SUCCESS"));
+    assertEquals(20_000, rows);
+    ScanBenchmark benchmark = new ScanBenchmark();
+    benchmark.dir = dir.toString();
+    benchmark.columns = columns;
+    benchmark.setUp(); // fails unless both engines read the same rows and sum(l_orderkey)
+    try {
+      ScanCounters counter = new ScanCounters();
+      assertEquals(rows, benchmark.quiver(counter));
+      assertEquals(rows, benchmark.duckdb(counter));
+      assertEquals(2 * rows, counter.rows);
+      assertTrue(counter.fileBytes > 0 && counter.columnBytes > 0);
+      assertTrue(counter.columnBytes <= counter.fileBytes);
+      assertTrue(counter.arrowBytes > 0 && counter.processCpuRows > 0);
     } finally {
       benchmark.tearDown();
     }
