@@ -2,20 +2,12 @@ package dev.quiver.flink.compiler;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.flink.batch.BatchRecord;
-import dev.quiver.flink.batch.BatchSerializer;
-import dev.quiver.flink.batch.BatchTypeInfo;
-import dev.quiver.flink.runtime.EncodeOperator;
+import dev.quiver.flink.runtime.BatchResults;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.stage.StageGraph;
 import dev.quiver.stage.StagePlanner;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.flink.api.common.serialization.SerializerConfigImpl;
-import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.util.CloseableIterator;
 
 /**
  * Runs a physical plan as one Flink job and streams its result batches back to the caller.
@@ -71,21 +63,7 @@ public final class JobRunner {
       throws Exception {
     requireNonNull(allocator, "allocator is null");
     requireNonNull(jobName, "jobName is null");
-    DataStream<BatchRecord> result = compiler.compile(env, graph);
-    BatchTypeInfo type = (BatchTypeInfo) result.getType();
-    // Results leave the job as bytes: no task after the last stage needs an Arrow allocator, and
-    // the reader decodes each batch once, into its own memory.
-    CloseableIterator<byte[]> bytes =
-        result
-            .transform(
-                "encode result",
-                PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
-                new EncodeOperator(type))
-            .setParallelism(result.getParallelism())
-            .collectAsync();
-    JobClient client = env.executeAsync(jobName);
-    BatchSerializer serializer =
-        (BatchSerializer) type.createSerializer(new SerializerConfigImpl());
-    return new QueryResult(graph, client, bytes, serializer, allocator);
+    return new QueryResult(
+        graph, BatchResults.collect(compiler.compile(env, graph), allocator, jobName));
   }
 }

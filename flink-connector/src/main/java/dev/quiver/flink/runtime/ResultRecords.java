@@ -1,0 +1,120 @@
+package dev.quiver.flink.runtime;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.flink.batch.BatchSerializer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.NoSuchElementException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.util.CloseableIterator;
+
+/**
+ * The data records of a running job, in arrival order, decoded into the caller's allocator; each
+ * belongs to the caller (who closes it). Each record keeps the partition of the task that produced
+ * it.
+ *
+ * <p>{@link #close()} ends the job: a job that is still running (the caller stopped early) is
+ * cancelled, and the call waits until the job has reached a terminal state, so that every task has
+ * closed its operators and released its Arrow memory by the time it returns. Closing is idempotent.
+ * Not thread-safe.
+ */
+public final class ResultRecords implements CloseableIterator<BatchRecord> {
+  /** How long {@link #close()} waits for a cancelled job to end. */
+  static final Duration TERMINATION_TIMEOUT = Duration.ofSeconds(60);
+
+  private final JobClient client;
+  private final CloseableIterator<byte[]> bytes;
+  private final BatchSerializer serializer;
+  private final BufferAllocator allocator;
+  private boolean closed;
+  private JobStatus finalStatus;
+
+  ResultRecords(
+      JobClient client,
+      CloseableIterator<byte[]> bytes,
+      BatchSerializer serializer,
+      BufferAllocator allocator) {
+    this.client = requireNonNull(client, "client is null");
+    this.bytes = requireNonNull(bytes, "bytes is null");
+    this.serializer = requireNonNull(serializer, "serializer is null");
+    this.allocator = requireNonNull(allocator, "allocator is null");
+  }
+
+  /** The Flink job. */
+  public JobClient jobClient() {
+    return client;
+  }
+
+  @Override
+  public boolean hasNext() {
+    return !closed && bytes.hasNext();
+  }
+
+  /** The next data record (the job sends data records only); the caller owns it. */
+  @Override
+  public BatchRecord next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    try {
+      return serializer.deserialize(new DataInputDeserializer(bytes.next()), allocator);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The job's terminal state once closed (FINISHED, or CANCELED after an early close); null while
+   * open, or when the cluster no longer knows the job.
+   */
+  public JobStatus finalStatus() {
+    return finalStatus;
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      bytes.close(); // cancels the job when it has not ended
+    } finally {
+      finalStatus = awaitTermination();
+    }
+  }
+
+  private JobStatus awaitTermination() throws InterruptedException, TimeoutException {
+    long deadline = System.nanoTime() + TERMINATION_TIMEOUT.toNanos();
+    boolean cancelled = false;
+    while (true) {
+      JobStatus status;
+      try {
+        status = client.getJobStatus().get(TERMINATION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        return null; // no longer known to the cluster: long gone
+      }
+      if (status.isGloballyTerminalState()) {
+        return status;
+      }
+      if (!cancelled) {
+        client.cancel(); // normally the iterator's close did this already
+        cancelled = true;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new TimeoutException(
+            "job " + client.getJobID() + " did not end within " + TERMINATION_TIMEOUT);
+      }
+      Thread.sleep(20);
+    }
+  }
+}
