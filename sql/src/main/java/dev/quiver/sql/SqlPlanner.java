@@ -1,0 +1,105 @@
+package dev.quiver.sql;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.plan.node.PlanNode;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.tools.FrameworkConfig;
+import org.apache.calcite.tools.Frameworks;
+import org.apache.calcite.tools.Planner;
+import org.apache.calcite.tools.RelConversionException;
+import org.apache.calcite.tools.ValidationException;
+
+/**
+ * SQL text to a Quiver plan: parse with the Babel parser (so the TPC-H text parses unchanged, e.g.
+ * Q11's {@code as value}), validate against the {@link Catalog}, convert to relational algebra,
+ * rewrite with {@link LogicalRewrites} (a heuristic program: Volcano's standard program was far too
+ * slow on TPC-H), then translate with exchanges for the given parallelism.
+ */
+public final class SqlPlanner {
+  private final Catalog catalog;
+
+  public SqlPlanner(Catalog catalog) {
+    this.catalog = requireNonNull(catalog, "catalog is null");
+  }
+
+  /** Plans {@code sql} for {@code parallelism} tasks per distributed stage. */
+  public PlanNode plan(String sql, int parallelism) {
+    requireNonNull(sql, "sql is null");
+    RelNode logical = LogicalRewrites.apply(toRel(sql));
+    return new RelTranslator(parallelism).translate(logical).build();
+  }
+
+  /** The optimized Calcite plan, for debugging and tests. */
+  public String explainLogical(String sql) {
+    return RelOptUtil.toString(LogicalRewrites.apply(toRel(sql)));
+  }
+
+  private RelNode toRel(String sql) {
+    Planner planner = Frameworks.getPlanner(config());
+    try {
+      SqlNode parsed = planner.parse(sql);
+      SqlNode validated = planner.validate(parsed);
+      return planner.rel(validated).project();
+    } catch (SqlParseException e) {
+      throw Errors.invalid(
+          "syntax error at line "
+              + e.getPos().getLineNum()
+              + ", column "
+              + e.getPos().getColumnNum()
+              + ": "
+              + firstLine(e.getMessage()),
+          e);
+    } catch (ValidationException e) {
+      throw Errors.invalid(validationMessage(e), e);
+    } catch (RelConversionException e) {
+      throw Errors.unsupported("cannot convert the query: " + e.getMessage());
+    } finally {
+      planner.close();
+    }
+  }
+
+  private FrameworkConfig config() {
+    SchemaPlus root = Frameworks.createRootSchema(false);
+    SchemaPlus schema = root.add("quiver", catalog.toCalciteSchema());
+    return Frameworks.newConfigBuilder()
+        .parserConfig(
+            SqlParser.config()
+                .withParserFactory(SqlBabelParserImpl.FACTORY)
+                .withConformance(SqlConformanceEnum.BABEL)
+                .withCaseSensitive(false)
+                .withUnquotedCasing(Casing.UNCHANGED)
+                .withQuotedCasing(Casing.UNCHANGED))
+        .defaultSchema(schema)
+        // The reduce rules fold constants only when the cluster's planner has an executor.
+        .executor(RexUtil.EXECUTOR)
+        .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false))
+        .build();
+  }
+
+  /** Calcite wraps the positioned message ("From line 1, column 15 ...") in a cause. */
+  private static String validationMessage(ValidationException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof CalciteContextException context) {
+        return context.getMessage();
+      }
+    }
+    return e.getMessage();
+  }
+
+  private static String firstLine(String message) {
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+}

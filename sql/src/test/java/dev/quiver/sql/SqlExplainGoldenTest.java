@@ -1,0 +1,67 @@
+package dev.quiver.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.plan.node.PlanNode;
+import dev.quiver.plan.node.PlanPrinter;
+import dev.quiver.stage.StagePlanner;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Plans TPC-H queries, read unchanged from {@code src/test/resources/tpch/}, at parallelism 2 and
+ * compares the EXPLAIN (plan, rewritten plan when different, stage graph) with {@code
+ * src/test/resources/explain/NAME.txt}. Accept intended changes with {@code
+ * -Dquiver.golden.update=true} and review the diff:
+ *
+ * <pre>
+ *   mvn -B -o test -pl sql -Dtest=SqlExplainGoldenTest -Dquiver.golden.update=true
+ * </pre>
+ */
+class SqlExplainGoldenTest {
+  private static final Path DIR = Path.of("src/test/resources/explain");
+  private static final boolean UPDATE = Boolean.getBoolean("quiver.golden.update");
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"q01", "q06"})
+  void explainMatchesGoldenFile(String query) throws IOException {
+    String sql = read("/tpch/" + query + ".sql");
+    PlanNode plan = new SqlPlanner(TpchCatalog.sf1()).plan(sql, 2);
+    check("tpch_" + query + ".txt", explain(plan));
+  }
+
+  static String explain(PlanNode plan) {
+    StagePlanner planner = StagePlanner.withDefaultRewrites();
+    PlanNode rewritten = planner.rewrite(plan);
+    StringBuilder text = new StringBuilder("-- plan\n").append(PlanPrinter.explain(plan));
+    if (rewritten != plan) {
+      text.append("\n-- rewritten\n").append(PlanPrinter.explain(rewritten));
+    }
+    return text.append("\n-- stages\n").append(planner.plan(plan).explain()).toString();
+  }
+
+  private static String read(String resource) throws IOException {
+    try (InputStream in = SqlExplainGoldenTest.class.getResourceAsStream(resource)) {
+      assertThat(in).as(resource).isNotNull();
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private static void check(String file, String actual) throws IOException {
+    Path path = DIR.resolve(file);
+    if (UPDATE) {
+      Files.createDirectories(DIR);
+      Files.writeString(path, actual, StandardCharsets.UTF_8);
+      return;
+    }
+    assertThat(path)
+        .withFailMessage("%s is missing; run with -Dquiver.golden.update=true to create it", path)
+        .exists();
+    assertThat(actual).isEqualTo(Files.readString(path, StandardCharsets.UTF_8));
+  }
+}

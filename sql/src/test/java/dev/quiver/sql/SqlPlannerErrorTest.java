@@ -1,0 +1,41 @@
+package dev.quiver.sql;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.error.QuiverException;
+import org.junit.jupiter.api.Test;
+
+/** The errors a user will make get a message that names what and where. */
+class SqlPlannerErrorTest {
+  private final SqlPlanner planner = new SqlPlanner(TpchCatalog.sf1());
+
+  @Test
+  void syntaxErrorNamesLineAndColumn() {
+    assertThatThrownBy(() -> planner.plan("select l_orderkey\nfrom lineitem\nwhere where", 2))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("syntax error at line 3, column 1");
+  }
+
+  @Test
+  void unknownTableIsNamed() {
+    assertThatThrownBy(() -> planner.plan("select * from lineitems", 2))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("line 1, column 15")
+        .hasMessageContaining("lineitems");
+  }
+
+  @Test
+  void unknownColumnIsNamed() {
+    assertThatThrownBy(() -> planner.plan("select l_orderky from lineitem", 2))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("line 1, column 8")
+        .hasMessageContaining("l_orderky");
+  }
+
+  @Test
+  void unsupportedConstructSaysNotSupported() {
+    assertThatThrownBy(() -> planner.plan("select n_name, r_name from nation, region", 2))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("not supported: ");
+  }
+}

@@ -1,0 +1,62 @@
+package dev.quiver.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.plan.node.PlanNode;
+import dev.quiver.plan.node.PlanPrinter;
+import org.junit.jupiter.api.Test;
+
+/** The shapes the translator produces for single-table queries beyond the golden TPC-H ones. */
+class SqlPlannerTest {
+  private final SqlPlanner planner = new SqlPlanner(TpchCatalog.sf1());
+
+  private String explain(String sql, int parallelism) {
+    PlanNode plan = planner.plan(sql, parallelism);
+    return PlanPrinter.explain(plan);
+  }
+
+  @Test
+  void orderByWithLimitIsLocalTopKThenMergeThenLimit() {
+    String text =
+        explain(
+            "select o_orderkey, o_totalprice from orders order by o_totalprice desc limit 10", 2);
+    assertThat(text)
+        .startsWith("Limit[")
+        .contains("SortPreservingMerge[#1 DESC NULLS FIRST]")
+        .contains("TopK[");
+  }
+
+  @Test
+  void singlePartitionUsesSingleAggregate() {
+    String text = explain("select n_regionkey, count(*) from nation group by n_regionkey", 1);
+    assertThat(text).contains("Aggregate[SINGLE").doesNotContain("Repartition");
+  }
+
+  @Test
+  void countDistinctGathersGroupsBeforeASingleAggregate() {
+    String text = explain("select count(distinct o_custkey) from orders", 2);
+    assertThat(text).contains("Aggregate[SINGLE").contains("Coalesce[2 -> 1]");
+  }
+
+  @Test
+  void scalarFunctionsTranslate() {
+    String text =
+        explain(
+            "select case when p_type like 'PROMO%' then 1 else 0 end as promo,"
+                + " substring(p_name from 1 for 5) as prefix, cast(p_size as bigint) as size,"
+                + " upper(p_brand) as brand from part where p_size between 1 and 5 and not"
+                + " (p_container = 'SM BOX' or p_retailprice / 2 > 100)",
+            2);
+    assertThat(text).contains("LIKE 'PROMO%'").contains("SUBSTRING").contains("CAST(");
+  }
+
+  @Test
+  void extractYearTranslates() {
+    String text =
+        explain(
+            "select extract(year from o_orderdate) as y, sum(o_totalprice) from orders"
+                + " group by extract(year from o_orderdate)",
+            2);
+    assertThat(text).contains("YEAR").contains("Aggregate[FINAL");
+  }
+}

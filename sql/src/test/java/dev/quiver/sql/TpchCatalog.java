@@ -1,0 +1,168 @@
+package dev.quiver.sql;
+
+import dev.quiver.plan.node.Column;
+import dev.quiver.plan.node.RowSchema;
+import dev.quiver.plan.type.SqlType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The eight TPC-H tables as the TPC-H generator writes them (copied from the examples module's
+ * {@code TpchSchemas}, without depending on it): keys BIGINT, money and quantities DECIMAL(15,2),
+ * dates DATE, text VARCHAR, four INTEGER columns; every column NOT NULL. Row counts are SF 1.
+ */
+final class TpchCatalog {
+  private static final SqlType K = SqlType.BIGINT;
+  private static final SqlType I = SqlType.INTEGER;
+  private static final SqlType M = SqlType.decimal(15, 2);
+  private static final SqlType D = SqlType.DATE;
+  private static final SqlType V = SqlType.VARCHAR;
+
+  private TpchCatalog() {}
+
+  static Catalog sf1() {
+    return new Catalog()
+        .add(
+            table(
+                "part",
+                200_000,
+                "p_partkey",
+                K,
+                "p_name",
+                V,
+                "p_mfgr",
+                V,
+                "p_brand",
+                V,
+                "p_type",
+                V,
+                "p_size",
+                I,
+                "p_container",
+                V,
+                "p_retailprice",
+                M,
+                "p_comment",
+                V))
+        .add(
+            table(
+                "supplier",
+                10_000,
+                "s_suppkey",
+                K,
+                "s_name",
+                V,
+                "s_address",
+                V,
+                "s_nationkey",
+                K,
+                "s_phone",
+                V,
+                "s_acctbal",
+                M,
+                "s_comment",
+                V))
+        .add(
+            table(
+                "partsupp",
+                800_000,
+                "ps_partkey",
+                K,
+                "ps_suppkey",
+                K,
+                "ps_availqty",
+                I,
+                "ps_supplycost",
+                M,
+                "ps_comment",
+                V))
+        .add(
+            table(
+                "customer",
+                150_000,
+                "c_custkey",
+                K,
+                "c_name",
+                V,
+                "c_address",
+                V,
+                "c_nationkey",
+                K,
+                "c_phone",
+                V,
+                "c_acctbal",
+                M,
+                "c_mktsegment",
+                V,
+                "c_comment",
+                V))
+        .add(
+            table(
+                "orders",
+                1_500_000,
+                "o_orderkey",
+                K,
+                "o_custkey",
+                K,
+                "o_orderstatus",
+                V,
+                "o_totalprice",
+                M,
+                "o_orderdate",
+                D,
+                "o_orderpriority",
+                V,
+                "o_clerk",
+                V,
+                "o_shippriority",
+                I,
+                "o_comment",
+                V))
+        .add(
+            table(
+                "lineitem",
+                6_001_215,
+                "l_orderkey",
+                K,
+                "l_partkey",
+                K,
+                "l_suppkey",
+                K,
+                "l_linenumber",
+                I,
+                "l_quantity",
+                M,
+                "l_extendedprice",
+                M,
+                "l_discount",
+                M,
+                "l_tax",
+                M,
+                "l_returnflag",
+                V,
+                "l_linestatus",
+                V,
+                "l_shipdate",
+                D,
+                "l_commitdate",
+                D,
+                "l_receiptdate",
+                D,
+                "l_shipinstruct",
+                V,
+                "l_shipmode",
+                V,
+                "l_comment",
+                V))
+        .add(table("nation", 25, "n_nationkey", K, "n_name", V, "n_regionkey", K, "n_comment", V))
+        .add(table("region", 5, "r_regionkey", K, "r_name", V, "r_comment", V));
+  }
+
+  private static CatalogTable table(String name, long rows, Object... namesAndTypes) {
+    List<Column> columns = new ArrayList<>();
+    for (int i = 0; i < namesAndTypes.length; i += 2) {
+      columns.add(Column.notNull((String) namesAndTypes[i], (SqlType) namesAndTypes[i + 1]));
+    }
+    return new CatalogTable(name, new RowSchema(columns), rows);
+  }
+}
