@@ -12,11 +12,16 @@ final class Errors {
 
   /** An SQL feature Quiver cannot plan yet: never a wrong answer, always this. */
   static QuiverException unsupported(String feature) {
-    return new QuiverException(ErrorCode.UNSUPPORTED_TYPE, "not supported: " + feature);
+    return new QuiverException(ErrorCode.UNSUPPORTED_FEATURE, "not supported: " + feature);
   }
 
-  /** A mistake in the query text (syntax, unknown name, type error). */
+  /** Query text that does not parse; the message names line and column. */
+  static QuiverException syntax(String message, Throwable cause) {
+    return new QuiverException(ErrorCode.SYNTAX_ERROR, message, cause);
+  }
+
+  /** A query that parses but is not valid (unknown name, type error), with its position. */
   static QuiverException invalid(String message, Throwable cause) {
-    return new QuiverException(ErrorCode.INVALID_ARGUMENT, message, cause);
+    return new QuiverException(ErrorCode.INVALID_QUERY, message, cause);
   }
 }

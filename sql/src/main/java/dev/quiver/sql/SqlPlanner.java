@@ -53,7 +53,7 @@ public final class SqlPlanner {
       SqlNode validated = planner.validate(parsed);
       return planner.rel(validated).project();
     } catch (SqlParseException e) {
-      throw Errors.invalid(
+      throw Errors.syntax(
           "syntax error at line "
               + e.getPos().getLineNum()
               + ", column "

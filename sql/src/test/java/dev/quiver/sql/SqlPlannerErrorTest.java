@@ -2,6 +2,7 @@ package dev.quiver.sql;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +14,9 @@ class SqlPlannerErrorTest {
   void syntaxErrorNamesLineAndColumn() {
     assertThatThrownBy(() -> planner.plan("select l_orderkey\nfrom lineitem\nwhere where", 2))
         .isInstanceOf(QuiverException.class)
-        .hasMessageContaining("syntax error at line 3, column 1");
+        .hasMessageContaining("syntax error at line 3, column 1")
+        .extracting(e -> ((QuiverException) e).code())
+        .isEqualTo(ErrorCode.SYNTAX_ERROR);
   }
 
   @Test
@@ -21,7 +24,9 @@ class SqlPlannerErrorTest {
     assertThatThrownBy(() -> planner.plan("select * from lineitems", 2))
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("line 1, column 15")
-        .hasMessageContaining("lineitems");
+        .hasMessageContaining("lineitems")
+        .extracting(e -> ((QuiverException) e).code())
+        .isEqualTo(ErrorCode.INVALID_QUERY);
   }
 
   @Test
@@ -36,6 +41,8 @@ class SqlPlannerErrorTest {
   void unsupportedConstructSaysNotSupported() {
     assertThatThrownBy(() -> planner.plan("select n_name, r_name from nation, region", 2))
         .isInstanceOf(QuiverException.class)
-        .hasMessageContaining("not supported: ");
+        .hasMessageContaining("not supported: ")
+        .extracting(e -> ((QuiverException) e).code())
+        .isEqualTo(ErrorCode.UNSUPPORTED_FEATURE);
   }
 }

@@ -17,6 +17,12 @@ public enum ErrorCode {
   MEMORY_BUDGET_EXCEEDED("53200"),
   /** A type that the operation does not support. */
   UNSUPPORTED_TYPE("0A000"),
+  /** A valid SQL or plan feature that Quiver cannot run yet (never a wrong answer instead). */
+  UNSUPPORTED_FEATURE("0A000"),
+  /** Query text that does not parse. */
+  SYNTAX_ERROR("42601"),
+  /** A query that parses but is not valid: unknown table or column, mismatched types. */
+  INVALID_QUERY("42000"),
   /** A file or directory that does not exist, or a location that matches no data files. */
   FILE_NOT_FOUND("58P01"),
   /** A file that cannot be read as its format: truncated, corrupt, or not that format at all. */
