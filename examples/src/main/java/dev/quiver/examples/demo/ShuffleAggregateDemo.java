@@ -5,7 +5,6 @@ import dev.quiver.flink.exchange.Exchanges;
 import dev.quiver.flink.runtime.BatchResults;
 import dev.quiver.operators.memory.Allocators;
 import java.io.PrintStream;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -101,13 +100,9 @@ public final class ShuffleAggregateDemo {
             STATUS[((IntVector) batch.getVector(0)).get(i)],
             ((BigIntVector) batch.getVector(1)).get(i),
             ((DecimalVector) batch.getVector(2)).getObject(i).toPlainString(),
-            plain(((DecimalVector) batch.getVector(3)).getObject(i))
+            ((DecimalVector) batch.getVector(3)).getObject(i).toPlainString()
           });
     }
     return rows;
-  }
-
-  private static String plain(BigDecimal value) {
-    return value.toPlainString();
   }
 }

@@ -1,4 +1,4 @@
-package dev.quiver.flink.runtime;
+package dev.quiver.flink.stage;
 
 import static dev.quiver.flink.testing.FlinkTestJobs.batchEnvironment;
 import static dev.quiver.flink.testing.FlinkTestJobs.collectRows;
@@ -6,9 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.exchange.Exchanges;
+import dev.quiver.flink.exchange.OutputSplit;
 import dev.quiver.flink.testing.FlinkTestJobs;
 import dev.quiver.flink.testing.GenerateOperator;
-import dev.quiver.flink.testing.SemiJoinOperator;
+import dev.quiver.operators.exec.TaskPipeline;
+import dev.quiver.operators.join.HashJoinOperator;
+import dev.quiver.plan.join.JoinKind;
+import dev.quiver.plan.join.JoinType;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.util.HashSet;
 import java.util.List;
@@ -24,11 +28,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A two-input operator reads its whole build side before any probe record (the operator fails the
- * job otherwise), with a broadcast build side and with both sides shuffled on the key.
+ * A two-input stage task reads its whole build side before any probe record — the hash join inside
+ * fails the job otherwise — with a broadcast build side and with both sides shuffled on the key. A
+ * LEFT_SEMI join keeps the probe rows whose key occurs on the build side.
  */
 @ExtendWith(ArrowLeakCheck.class)
-class BuildProbeOperatorTest {
+class BuildBeforeProbeTest {
   @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestJobs.miniCluster();
 
   private static final int BUILD_BATCHES = 1;
@@ -63,6 +68,33 @@ class BuildProbeOperatorTest {
     return ids;
   }
 
+  /** Probe (input 1) rows whose key occurs among the build (input 0) keys. */
+  private static DataStream<BatchRecord> semiJoin(
+      DataStream<BatchRecord> build, DataStream<BatchRecord> probe, int parallelism) {
+    StageTaskFactory join =
+        (context, output) ->
+            TaskPipeline.build(
+                TaskPipeline.operator(
+                    sink ->
+                        new HashJoinOperator(
+                            context,
+                            JoinKind.of(JoinType.LEFT_SEMI),
+                            GenerateOperator.TYPE.schema(),
+                            new int[] {KEY},
+                            GenerateOperator.TYPE.schema(),
+                            new int[] {KEY},
+                            null,
+                            sink),
+                    TaskPipeline.input(0),
+                    TaskPipeline.input(1)),
+                output);
+    return build
+        .connect(probe)
+        .transform(
+            "semi join", GenerateOperator.TYPE, new TwoInputStageOperator(join, OutputSplit.none()))
+        .setParallelism(parallelism);
+  }
+
   private static Set<Long> ids(List<List<Object>> rows) {
     Set<Long> ids = rows.stream().map(row -> (Long) row.get(0)).collect(Collectors.toSet());
     assertThat(ids).as("no row twice").hasSize(rows.size());
@@ -77,11 +109,7 @@ class BuildProbeOperatorTest {
         Exchanges.broadcast(generate(env, "build", BUILD_BATCHES, parallelism));
     DataStream<BatchRecord> probe =
         Exchanges.forward(generate(env, "probe", PROBE_BATCHES, parallelism));
-    DataStream<BatchRecord> joined =
-        build
-            .connect(probe)
-            .transform("semi join", GenerateOperator.TYPE, new SemiJoinOperator())
-            .setParallelism(parallelism);
+    DataStream<BatchRecord> joined = semiJoin(build, probe, parallelism);
     Set<Long> ids = ids(collectRows(joined, allocator));
     assertThat(ids).hasSizeGreaterThan(100).isEqualTo(expectedIds());
   }
@@ -95,11 +123,7 @@ class BuildProbeOperatorTest {
         Exchanges.shuffle(generate(env, "build", BUILD_BATCHES, parallelism), key, parallelism);
     DataStream<BatchRecord> probe =
         Exchanges.shuffle(generate(env, "probe", PROBE_BATCHES, parallelism), key, parallelism);
-    DataStream<BatchRecord> joined =
-        build
-            .connect(probe)
-            .transform("semi join", GenerateOperator.TYPE, new SemiJoinOperator())
-            .setParallelism(parallelism);
+    DataStream<BatchRecord> joined = semiJoin(build, probe, parallelism);
     assertThat(ids(collectRows(joined, allocator))).isEqualTo(expectedIds());
   }
 }
