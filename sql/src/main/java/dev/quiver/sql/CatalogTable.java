@@ -3,18 +3,66 @@ package dev.quiver.sql;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.node.RowSchema;
+import dev.quiver.plan.node.SplitUnit;
+import java.util.List;
+import java.util.Map;
 
 /**
- * One table the planner can see: its schema and an estimated row count. The row count is kept here,
- * not in {@link dev.quiver.plan.node.TableSource}, because it feeds Calcite's cost model (join
- * order, broadcast decisions) before any split units exist.
+ * One table the planner can see: its schema, an estimated row count, the split units it is stored
+ * in and the connector options a scan of it carries (see {@link
+ * dev.quiver.plan.node.TableSource#options()}). The row count is kept here because it feeds
+ * Calcite's cost model (join order, broadcast decisions) before any scan is planned. Unique keys
+ * are column sets declared unique (like a primary key NOT ENFORCED: trusted, never checked); they
+ * let the optimizer see that a join on them does not multiply rows.
  */
-public record CatalogTable(String name, RowSchema schema, long rowCount) {
+public record CatalogTable(
+    String name,
+    RowSchema schema,
+    long rowCount,
+    List<SplitUnit> units,
+    Map<String, String> options,
+    List<List<Integer>> uniqueKeys) {
   public CatalogTable {
     requireNonNull(name, "name is null");
     requireNonNull(schema, "schema is null");
     if (rowCount < 0) {
       throw new IllegalArgumentException("rowCount is negative: " + rowCount);
     }
+    units = List.copyOf(requireNonNull(units, "units is null"));
+    options = Map.copyOf(requireNonNull(options, "options is null"));
+    uniqueKeys =
+        requireNonNull(uniqueKeys, "uniqueKeys is null").stream().map(List::copyOf).toList();
+    for (List<Integer> key : uniqueKeys) {
+      for (int column : key) {
+        if (column < 0 || column >= schema.size()) {
+          throw new IllegalArgumentException(
+              "unique key column " + column + " is not a column of " + name);
+        }
+      }
+    }
+  }
+
+  /** A table without declared unique keys. */
+  public CatalogTable(
+      String name,
+      RowSchema schema,
+      long rowCount,
+      List<SplitUnit> units,
+      Map<String, String> options) {
+    this(name, schema, rowCount, units, options, List.of());
+  }
+
+  /** This table with {@code keys} declared unique (primary keys, NOT ENFORCED: trusted). */
+  public CatalogTable withUniqueKeys(List<List<Integer>> keys) {
+    return new CatalogTable(name, schema, rowCount, units, options, keys);
+  }
+
+  /** The total stored size in bytes (the sum of the units' sizes). */
+  public long bytes() {
+    long total = 0;
+    for (SplitUnit unit : units) {
+      total += unit.bytes();
+    }
+    return total;
   }
 }

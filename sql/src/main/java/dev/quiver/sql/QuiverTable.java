@@ -3,12 +3,14 @@ package dev.quiver.sql;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.node.Column;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.util.ImmutableBitSet;
 
 /**
  * A {@link CatalogTable} seen by Calcite: row type from the Quiver schema, row count as the
@@ -36,6 +38,10 @@ final class QuiverTable extends AbstractTable {
 
   @Override
   public Statistic getStatistic() {
-    return Statistics.of(table.rowCount(), List.of());
+    List<ImmutableBitSet> keys = new ArrayList<>();
+    for (List<Integer> key : table.uniqueKeys()) {
+      keys.add(ImmutableBitSet.of(key));
+    }
+    return Statistics.of(table.rowCount(), keys);
   }
 }

@@ -3,25 +3,40 @@ package dev.quiver.sql;
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateFunction;
 import dev.quiver.plan.aggregate.AggregateMode;
+import dev.quiver.plan.expr.ColumnRef;
 import dev.quiver.plan.expr.Expr;
+import dev.quiver.plan.expr.Exprs;
+import dev.quiver.plan.expr.Literal;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.Limit;
 import dev.quiver.plan.node.PlanBuilder;
 import dev.quiver.plan.node.Repartition;
-import dev.quiver.plan.node.SplitUnit;
+import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.node.TableSource;
 import dev.quiver.plan.sort.SortKey;
+import dev.quiver.plan.type.SqlType;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.apache.calcite.util.mapping.Mapping;
+import org.apache.calcite.util.mapping.Mappings;
 
 /**
  * Translates an optimized Calcite logical plan into Quiver plan nodes, inserting the exchanges a
@@ -30,18 +45,40 @@ import org.apache.calcite.rex.RexNode;
  * with "not supported" rather than planned wrongly.
  */
 final class RelTranslator {
+  private final PlannerOptions options;
   private final int parallelism;
+  private final JoinTranslator joins;
 
-  RelTranslator(int parallelism) {
-    if (parallelism < 1) {
-      throw new IllegalArgumentException("parallelism must be at least 1: " + parallelism);
+  RelTranslator(PlannerOptions options) {
+    this.options = options;
+    this.parallelism = options.parallelism();
+    this.joins = new JoinTranslator(this, options);
+  }
+
+  /** The plan of {@code root}, its output columns named {@code names} (the query's names). */
+  PlanBuilder translateRoot(RelNode root, List<String> names) {
+    PlanBuilder plan = translate(root);
+    List<Integer> all = new ArrayList<>();
+    boolean same = true;
+    for (int i = 0; i < names.size(); i++) {
+      all.add(i);
+      same &= names.get(i).equals(plan.schema().column(i).name());
     }
-    this.parallelism = parallelism;
+    return same ? plan : project(plan, all, names);
   }
 
   PlanBuilder translate(RelNode rel) {
     if (rel instanceof TableScan scan) {
       return scan(scan);
+    }
+    if (rel instanceof Join join) {
+      return joins.translate(join);
+    }
+    if (rel instanceof Union union) {
+      return union(union);
+    }
+    if (rel instanceof Values values) {
+      return values(values);
     }
     if (rel instanceof Filter filter) {
       PlanBuilder input = translate(filter.getInput());
@@ -56,37 +93,179 @@ final class RelTranslator {
     if (rel instanceof Sort sort) {
       return sort(sort);
     }
-    throw Errors.unsupported(rel.getRelTypeName() + " (" + rel.getDigest() + ")");
+    throw Errors.unsupported(feature(rel));
+  }
+
+  /** What a user would call the construct behind {@code rel}. */
+  private static String feature(RelNode rel) {
+    if (rel instanceof org.apache.calcite.rel.core.Window) {
+      return "window functions (OVER)";
+    }
+    if (rel instanceof org.apache.calcite.rel.core.Intersect) {
+      return "INTERSECT";
+    }
+    if (rel instanceof org.apache.calcite.rel.core.Minus) {
+      return "EXCEPT / MINUS";
+    }
+    if (rel instanceof org.apache.calcite.rel.core.Correlate) {
+      return "this correlated subquery (it could not be decorrelated)";
+    }
+    if (rel instanceof org.apache.calcite.rel.core.Uncollect) {
+      return "UNNEST";
+    }
+    return rel.getRelTypeName() + " (" + rel.getDigest() + ")";
   }
 
   private static RexTranslator rex(PlanBuilder input, RelNode rel) {
     return new RexTranslator(input.schema(), rel.getCluster().getRexBuilder());
   }
 
-  /** One dummy split unit per task until the connector provides real ones. */
+  /** A scan of every column of the table. */
   private PlanBuilder scan(TableScan scan) {
+    List<Integer> all = new ArrayList<>();
+    for (int i = 0; i < scan.getRowType().getFieldCount(); i++) {
+      all.add(i);
+    }
+    return scan(scan, all);
+  }
+
+  /**
+   * A scan of {@code columns} of the table only (projection pushdown): the source's schema is
+   * narrowed, so the connector reads nothing else. Every task of the scan stage gets its share of
+   * the table's split units from the stage planner.
+   */
+  private PlanBuilder scan(TableScan scan, List<Integer> columns) {
     QuiverTable table = scan.getTable().unwrap(QuiverTable.class);
     if (table == null) {
       throw Errors.unsupported("table " + scan.getTable().getQualifiedName());
     }
     CatalogTable catalogTable = table.table();
-    List<SplitUnit> units = new ArrayList<>();
-    long rowsPerUnit = catalogTable.rowCount() / parallelism;
-    for (int i = 0; i < parallelism; i++) {
-      units.add(SplitUnit.file(catalogTable.name() + "/part-" + i, rowsPerUnit, rowsPerUnit));
+    List<Column> read = new ArrayList<>();
+    for (int column : columns) {
+      read.add(catalogTable.schema().column(column));
     }
-    return PlanBuilder.scan(
-        new TableSource(catalogTable.name(), catalogTable.schema(), units), parallelism);
+    TableSource source =
+        new TableSource(
+            catalogTable.name(), new RowSchema(read), catalogTable.units(), catalogTable.options());
+    return PlanBuilder.scan(source, parallelism);
   }
 
   private PlanBuilder project(Project project) {
-    PlanBuilder input = translate(project.getInput());
+    List<RexNode> projects = project.getProjects();
+    PlanBuilder input;
+    if (project.getInput() instanceof TableScan scan) {
+      // Projection pushdown: read only the referenced columns, renumbered in table order.
+      ImmutableBitSet used = RelOptUtil.InputFinder.bits(projects, null);
+      input = scan(scan, used.asList());
+      Mapping mapping = Mappings.source(used.asList(), scan.getRowType().getFieldCount()).inverse();
+      projects = RexUtil.apply(mapping, projects);
+    } else {
+      input = translate(project.getInput());
+    }
+    List<String> names = project.getRowType().getFieldNames();
+    List<Integer> refs = new ArrayList<>();
+    for (RexNode node : projects) {
+      if (node instanceof RexInputRef ref) {
+        refs.add(ref.getIndex());
+      }
+    }
+    if (refs.size() == projects.size()) {
+      return project(input, refs, names); // only column references: none when nothing changes
+    }
     RexTranslator rex = rex(input, project);
     List<Expr> exprs = new ArrayList<>();
-    for (RexNode node : project.getProjects()) {
+    for (RexNode node : projects) {
       exprs.add(rex.translate(node));
     }
-    return input.project(exprs, project.getRowType().getFieldNames());
+    return input.project(exprs, names);
+  }
+
+  /** {@code columns} of {@code plan}, named {@code names}; no projection when nothing changes. */
+  static PlanBuilder project(PlanBuilder plan, List<Integer> columns, List<String> names) {
+    boolean identity = columns.size() == plan.schema().size();
+    List<Expr> exprs = new ArrayList<>();
+    for (int i = 0; i < columns.size(); i++) {
+      int c = columns.get(i);
+      Column column = plan.schema().column(c);
+      identity &= c == i && column.name().equals(names.get(i));
+      exprs.add(new ColumnRef(c, column.type(), column.nullable(), column.name()));
+    }
+    return identity ? plan : plan.project(exprs, names);
+  }
+
+  /**
+   * UNION ALL (UNION DISTINCT arrives as an aggregate over it): inputs are cast to the union's
+   * column types and brought to the same number of partitions, as the union node requires.
+   */
+  private PlanBuilder union(Union union) {
+    if (!union.all) {
+      throw Errors.unsupported("UNION without ALL after rewriting: " + union);
+    }
+    List<PlanBuilder> inputs = new ArrayList<>();
+    int partitions = 1;
+    for (RelNode input : union.getInputs()) {
+      PlanBuilder plan = castTo(translate(input), union.getRowType());
+      partitions = Math.max(partitions, plan.partitions());
+      inputs.add(plan);
+    }
+    for (int i = 0; i < inputs.size(); i++) {
+      if (inputs.get(i).partitions() != partitions) {
+        inputs.set(i, inputs.get(i).repartition(Repartition.Scheme.roundRobin(), partitions));
+      }
+    }
+    PlanBuilder first = inputs.get(0);
+    return first.union(inputs.subList(1, inputs.size()).toArray(new PlanBuilder[0]));
+  }
+
+  private static PlanBuilder castTo(PlanBuilder plan, RelDataType rowType) {
+    List<Expr> exprs = new ArrayList<>();
+    boolean same = true;
+    for (int i = 0; i < rowType.getFieldCount(); i++) {
+      Column column = plan.schema().column(i);
+      SqlType target =
+          TypeMapping.fromCalcite(rowType.getFieldList().get(i).getType(), column.name());
+      Expr ref = new ColumnRef(i, column.type(), column.nullable(), column.name());
+      same &= target.equals(column.type());
+      exprs.add(target.equals(column.type()) ? ref : Exprs.cast(ref, target));
+    }
+    return same ? plan : plan.project(exprs, rowType.getFieldNames());
+  }
+
+  private PlanBuilder values(Values values) {
+    List<Column> columns = new ArrayList<>();
+    for (RelDataTypeField field : values.getRowType().getFieldList()) {
+      columns.add(
+          new Column(
+              field.getName(),
+              TypeMapping.fromCalcite(field.getType(), field.getName()),
+              field.getType().isNullable()));
+    }
+    RexTranslator rex =
+        new RexTranslator(new RowSchema(List.of()), values.getCluster().getRexBuilder());
+    List<List<Object>> rows = new ArrayList<>();
+    for (List<RexLiteral> tuple : values.getTuples()) {
+      List<Object> row = new ArrayList<>();
+      for (int i = 0; i < tuple.size(); i++) {
+        Expr value = rex.translate(tuple.get(i));
+        if (!(value instanceof Literal literal)) {
+          throw Errors.unsupported("VALUES entry " + tuple.get(i));
+        }
+        Object v = literal.value();
+        if (v != null && !literal.sqlType().equals(columns.get(i).type())) {
+          throw Errors.unsupported(
+              "VALUES entry "
+                  + tuple.get(i)
+                  + " of type "
+                  + literal.sqlType()
+                  + " in a column of type "
+                  + columns.get(i).type()
+                  + "; cast it");
+        }
+        row.add(v);
+      }
+      rows.add(row);
+    }
+    return PlanBuilder.values(new RowSchema(columns), rows);
   }
 
   private PlanBuilder aggregate(Aggregate aggregate) {
@@ -104,7 +283,9 @@ final class RelTranslator {
       twoPhase &= call.hasPartialState();
       calls.add(call);
     }
-    if (input.partitions() == 1) {
+    if (input.build().partitioning().groups(keys)) {
+      // One partition, or already hash-partitioned on (a subset of) the group keys, e.g. by a
+      // partitioned join on them: every group is whole in its task, so no exchange is needed.
       return input.aggregate(AggregateMode.SINGLE, keys, calls);
     }
     if (!twoPhase) {

@@ -63,6 +63,9 @@ final class RexTranslator {
   }
 
   private Expr call(RexCall call) {
+    if (call instanceof org.apache.calcite.rex.RexOver) {
+      throw Errors.unsupported("window functions (OVER): " + call);
+    }
     switch (call.getKind()) {
       case SEARCH:
         // Calcite's simplifier folds BETWEEN / IN / ranges into SEARCH(x, Sarg); undo that.

@@ -3,6 +3,7 @@ package dev.quiver.sql;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.node.PlanNode;
+import java.util.List;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
@@ -14,6 +15,7 @@ import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.FrameworkConfig;
 import org.apache.calcite.tools.Frameworks;
@@ -34,11 +36,21 @@ public final class SqlPlanner {
     this.catalog = requireNonNull(catalog, "catalog is null");
   }
 
-  /** Plans {@code sql} for {@code parallelism} tasks per distributed stage. */
+  /** Plans {@code sql} for {@code parallelism} tasks per distributed stage, default options. */
   public PlanNode plan(String sql, int parallelism) {
+    return plan(sql, PlannerOptions.of(parallelism));
+  }
+
+  /** Plans {@code sql} with {@code options}. */
+  public PlanNode plan(String sql, PlannerOptions options) {
     requireNonNull(sql, "sql is null");
-    RelNode logical = LogicalRewrites.apply(toRel(sql));
-    return new RelTranslator(parallelism).translate(logical).build();
+    requireNonNull(options, "options is null");
+    RelNode rel = toRel(sql);
+    // The query's column names, taken before the rewrites: removing a projection that only
+    // renames (SELECT b AS s ...) also drops its names.
+    List<String> names = rel.getRowType().getFieldNames();
+    RelNode logical = LogicalRewrites.apply(rel);
+    return new RelTranslator(options).translateRoot(logical, names).build();
   }
 
   /** The optimized Calcite plan, for debugging and tests. */
@@ -62,7 +74,7 @@ public final class SqlPlanner {
               + firstLine(e.getMessage()),
           e);
     } catch (ValidationException e) {
-      throw Errors.invalid(validationMessage(e), e);
+      throw Errors.invalid(NameSuggestions.addTo(validationMessage(e), catalog), e);
     } catch (RelConversionException e) {
       throw Errors.unsupported("cannot convert the query: " + e.getMessage());
     } finally {
@@ -77,11 +89,14 @@ public final class SqlPlanner {
         .parserConfig(
             SqlParser.config()
                 .withParserFactory(SqlBabelParserImpl.FACTORY)
-                .withConformance(SqlConformanceEnum.BABEL)
+                .withConformance(SqlConformanceEnum.DEFAULT)
                 .withCaseSensitive(false)
                 .withUnquotedCasing(Casing.UNCHANGED)
                 .withQuotedCasing(Casing.UNCHANGED))
         .defaultSchema(schema)
+        // No implicit casts between type families: SUM(a VARCHAR) is a type error here, not a
+        // runtime failure on the first non-numeric string.
+        .sqlValidatorConfig(SqlValidator.Config.DEFAULT.withTypeCoercionEnabled(false))
         // The reduce rules fold constants only when the cluster's planner has an executor.
         .executor(RexUtil.EXECUTOR)
         .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false))

@@ -28,7 +28,11 @@ class SqlExplainGoldenTest {
   private static final boolean UPDATE = Boolean.getBoolean("quiver.golden.update");
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"q01", "q06"})
+  @ValueSource(
+      strings = {
+        "q01", "q02", "q03", "q04", "q05", "q06", "q07", "q08", "q09", "q10", "q11", "q12", "q13",
+        "q14", "q15", "q16", "q17", "q18", "q19", "q20", "q21", "q22"
+      })
   void explainMatchesGoldenFile(String query) throws IOException {
     String sql = read("/tpch/" + query + ".sql");
     PlanNode plan = new SqlPlanner(TpchCatalog.sf1()).plan(sql, 2);

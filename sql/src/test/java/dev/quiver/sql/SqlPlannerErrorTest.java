@@ -25,6 +25,7 @@ class SqlPlannerErrorTest {
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("line 1, column 15")
         .hasMessageContaining("lineitems")
+        .hasMessageContaining("did you mean 'lineitem'?")
         .extracting(e -> ((QuiverException) e).code())
         .isEqualTo(ErrorCode.INVALID_QUERY);
   }
@@ -34,14 +35,26 @@ class SqlPlannerErrorTest {
     assertThatThrownBy(() -> planner.plan("select l_orderky from lineitem", 2))
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("line 1, column 8")
-        .hasMessageContaining("l_orderky");
+        .hasMessageContaining("l_orderky")
+        .hasMessageContaining("did you mean 'l_orderkey'?");
+  }
+
+  @Test
+  void typeErrorNamesTheExpression() {
+    assertThatThrownBy(() -> planner.plan("select sum(l_comment) from lineitem", 2))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("line 1, column 8")
+        .hasMessageContaining("Cannot apply 'SUM' to arguments of type 'SUM(<VARCHAR>)'")
+        .extracting(e -> ((QuiverException) e).code())
+        .isEqualTo(ErrorCode.INVALID_QUERY);
   }
 
   @Test
   void unsupportedConstructSaysNotSupported() {
-    assertThatThrownBy(() -> planner.plan("select n_name, r_name from nation, region", 2))
+    assertThatThrownBy(
+            () -> planner.plan("select n_name, rank() over (order by n_name) from nation", 2))
         .isInstanceOf(QuiverException.class)
-        .hasMessageContaining("not supported: ")
+        .hasMessageContaining("not supported: window functions (OVER)")
         .extracting(e -> ((QuiverException) e).code())
         .isEqualTo(ErrorCode.UNSUPPORTED_FEATURE);
   }

@@ -59,4 +59,47 @@ class SqlPlannerTest {
             2);
     assertThat(text).contains("YEAR").contains("Aggregate[FINAL");
   }
+
+  @Test
+  void aliasesOfARenamingProjectionAreKept() {
+    PlanNode grouped =
+        planner.plan("select n_regionkey as r, count(*) as n from nation group by n_regionkey", 2);
+    assertThat(grouped.schema().column(0).name()).isEqualTo("r");
+    assertThat(grouped.schema().column(1).name()).isEqualTo("n");
+    PlanNode sorted = planner.plan("select n_name as x, n_nationkey from nation order by 1", 2);
+    assertThat(sorted.schema().column(0).name()).isEqualTo("x");
+  }
+
+  @Test
+  void joinOnKeysOfDifferentTypesCastsBothSides() {
+    String text = explain("select s_name, p_name from supplier join part on s_suppkey = p_size", 2);
+    assertThat(text).contains("CAST(p_size").contains("HashJoin[");
+  }
+
+  @Test
+  void smallBuildSideIsBroadcastLargeIsPartitioned() {
+    String small =
+        explain("select n_name, s_name from supplier join nation on s_nationkey = n_nationkey", 2);
+    assertThat(small).contains("BROADCAST").doesNotContain("Repartition");
+    String large =
+        explain(
+            "select o_orderkey, l_quantity from orders join lineitem on o_orderkey = l_orderkey",
+            2);
+    assertThat(large).contains("PARTITIONED").contains("Repartition[hash");
+    PlanNode forced =
+        planner.plan(
+            "select n_name, s_name from supplier join nation on s_nationkey = n_nationkey",
+            PlannerOptions.of(2).withBroadcastThreshold(0));
+    assertThat(PlanPrinter.explain(forced)).contains("PARTITIONED");
+  }
+
+  @Test
+  void notInOverANullableColumnIsANullAwareJoin() {
+    String text =
+        explain(
+            "select count(*) from nation where n_nationkey not in"
+                + " (select nullif(s_nationkey, 3) from supplier)",
+            2);
+    assertThat(text).contains("null-aware");
+  }
 }

@@ -93,8 +93,11 @@ public final class Scan extends LeafNode {
    */
   @Override
   public String toString() {
-    StringBuilder text = new StringBuilder("Scan[").append(source.name());
-    text.append(", units=").append(source.units().size()).append(", tasks=");
+    StringBuilder text = new StringBuilder("Scan[").append(source.name()).append(" [");
+    for (int c = 0; c < source.schema().size(); c++) {
+      text.append(c == 0 ? "" : ", ").append(source.schema().column(c).name());
+    }
+    text.append("], units=").append(source.units().size()).append(", tasks=");
     if (assignment == null) {
       return text.append(tasks).append(']').toString();
     }

@@ -3,12 +3,17 @@ package dev.quiver.plan.node;
 import static java.util.Objects.requireNonNull;
 
 import java.io.Serializable;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A table a {@link Scan} reads: its name (for EXPLAIN and errors), the schema of the rows it
- * produces, and the split units that make it up. The file connector turns the units of one task
- * into batches.
+ * produces (possibly a subset of the stored columns: projection pushdown), the split units that
+ * make it up, and the connector options that say how to read them (for files: {@code location},
+ * {@code format}, CSV options), in the manner of Flink's table options. The stage graph never
+ * interprets the options; the connector that turns the units of one task into batches does.
  */
 public final class TableSource implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -16,11 +21,21 @@ public final class TableSource implements Serializable {
   private final String name;
   private final RowSchema schema;
   private final List<SplitUnit> units;
+  private final Map<String, String> options;
 
+  /** A source without connector options (plans that tests or a custom connector read). */
   public TableSource(String name, RowSchema schema, List<SplitUnit> units) {
+    this(name, schema, units, Map.of());
+  }
+
+  public TableSource(
+      String name, RowSchema schema, List<SplitUnit> units, Map<String, String> options) {
     this.name = requireNonNull(name, "name is null");
     this.schema = requireNonNull(schema, "schema is null");
     this.units = List.copyOf(requireNonNull(units, "units is null"));
+    // Sorted, so that equal options print and compare alike.
+    this.options =
+        Collections.unmodifiableMap(new TreeMap<>(requireNonNull(options, "options is null")));
   }
 
   public String name() {
@@ -33,6 +48,21 @@ public final class TableSource implements Serializable {
 
   public List<SplitUnit> units() {
     return units;
+  }
+
+  /** The connector options (never null; empty when the source needs none). */
+  public Map<String, String> options() {
+    return options;
+  }
+
+  /** The option {@code key}, or null. */
+  public String option(String key) {
+    return options.get(key);
+  }
+
+  /** The same table producing {@code newSchema} (a projection of the stored columns). */
+  public TableSource withSchema(RowSchema newSchema) {
+    return new TableSource(name, newSchema, units, options);
   }
 
   /** The total size of the units in bytes. */

@@ -27,7 +27,7 @@ class GlobalLimitSinglePartitionTest {
             "Limit[GLOBAL, offset=5, fetch=10]",
             "  Coalesce[3 -> 1]",
             "    Limit[LOCAL, offset=0, fetch=15]",
-            "      Scan[orders, units=13, tasks=3]");
+            "      Scan[orders [o_id, o_cust, o_total, o_date], units=13, tasks=3]");
     assertThat(rewritten.partitioning()).isEqualTo(Partitioning.single());
   }
 
@@ -46,7 +46,7 @@ class GlobalLimitSinglePartitionTest {
             "Limit[GLOBAL, offset=5, fetch=10]",
             "  SortPreservingMerge[#2 DESC NULLS FIRST]",
             "    TopK[LOCAL, #2 DESC NULLS FIRST, offset=0, fetch=15]",
-            "      Scan[orders, units=13, tasks=3]");
+            "      Scan[orders [o_id, o_cust, o_total, o_date], units=13, tasks=3]");
   }
 
   @Test
@@ -57,7 +57,7 @@ class GlobalLimitSinglePartitionTest {
             "Limit[GLOBAL, offset=0, fetch=10]",
             "  Coalesce[3 -> 1]",
             "    Limit[LOCAL, offset=0, fetch=10]",
-            "      Scan[orders, units=13, tasks=3]");
+            "      Scan[orders [o_id, o_cust, o_total, o_date], units=13, tasks=3]");
   }
 
   @Test
@@ -67,7 +67,7 @@ class GlobalLimitSinglePartitionTest {
         .containsExactly(
             "Limit[GLOBAL, offset=7, fetch=ALL]",
             "  Coalesce[3 -> 1]",
-            "    Scan[orders, units=13, tasks=3]");
+            "    Scan[orders [o_id, o_cust, o_total, o_date], units=13, tasks=3]");
   }
 
   @Test

@@ -58,9 +58,9 @@ class PartitionedJoinForUnmatchedBuildRowsTest {
                 + rewritten.partitioning()
                 + "}\n"
                 + "  Repartition[hash([#0]), 3]  {hash([#0], 3)}\n"
-                + "    Scan[customers, units=6, tasks=2]  {unknown(2)}\n"
+                + "    Scan[customers [c_id, c_name, c_nation], units=6, tasks=2]  {unknown(2)}\n"
                 + "  Repartition[hash([#1]), 3]  {hash([#1], 3)}\n"
-                + "    Scan[orders, units=13, tasks=3]  {unknown(3)}\n");
+                + "    Scan[orders [o_id, o_cust, o_total, o_date], units=13, tasks=3]  {unknown(3)}\n");
   }
 
   @Test

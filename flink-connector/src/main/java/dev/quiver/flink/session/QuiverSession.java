@@ -1,0 +1,269 @@
+package dev.quiver.flink.session;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.error.QuiverException;
+import dev.quiver.flink.batch.BatchCompression;
+import dev.quiver.flink.catalog.DirectoryTables;
+import dev.quiver.flink.catalog.FileCatalogTables;
+import dev.quiver.flink.catalog.FileScanSources;
+import dev.quiver.flink.catalog.FileTableSpec;
+import dev.quiver.flink.compiler.JobRunner;
+import dev.quiver.flink.compiler.QueryResult;
+import dev.quiver.flink.compiler.StageGraphCompiler;
+import dev.quiver.flink.file.CsvOptions;
+import dev.quiver.flink.file.FileFormat;
+import dev.quiver.operators.memory.Allocators;
+import dev.quiver.plan.node.PlanNode;
+import dev.quiver.sql.Catalog;
+import dev.quiver.sql.CatalogTable;
+import dev.quiver.sql.PlannerOptions;
+import dev.quiver.sql.SqlPlanner;
+import dev.quiver.stage.StageGraph;
+import dev.quiver.stage.StagePlanner;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.util.IOUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs SQL over files on Flink: register tables stored in Parquet, CSV or Arrow IPC files, then
+ * query them; each query is planned into a stage graph and runs as one Flink BATCH job whose result
+ * batches stream back as Arrow.
+ *
+ * <pre>{@code
+ * try (QuiverSession session = QuiverSession.local()) {
+ *   session.registerDirectory(Path.of("/data/tpch/sf1"));
+ *   List<List<Object>> rows =
+ *       session.sql("SELECT l_returnflag, sum(l_quantity) FROM lineitem GROUP BY l_returnflag")
+ *           .rows();
+ * }
+ * }</pre>
+ *
+ * <pre>
+ *   sql ─► SqlPlanner (catalog) ─► plan ─► StagePlanner ─► stage graph
+ *       ─► StageGraphCompiler (FileScanSources) ─► Flink job on the session's cluster
+ *       ─► SqlResult: Arrow batches in the session's allocator
+ * </pre>
+ *
+ * <p>A local session starts one MiniCluster and reuses it for every query, so a query pays only for
+ * its own job; closing the session stops it. The session owns one Arrow allocator for result
+ * batches; closing the session ends every query still open and then closes the allocator, which
+ * fails if the caller still holds result batches. Registration and queries may come from several
+ * threads; a {@link SqlResult} belongs to one.
+ */
+public final class QuiverSession implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(QuiverSession.class);
+  private static final AtomicInteger SESSIONS = new AtomicInteger();
+  private static final int JOB_NAME_CHARS = 100;
+
+  private final SessionCluster cluster;
+  private final int parallelism;
+  private final PlannerOptions options;
+  private final StagePlanner stagePlanner = StagePlanner.withDefaultRewrites();
+  private final StageGraphCompiler compiler;
+  private final Catalog catalog = new Catalog();
+  private final BufferAllocator allocator;
+  private final Set<SqlResult> open = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  QuiverSession(SessionCluster cluster, PlannerOptions options, BatchCompression compression) {
+    this.cluster = requireNonNull(cluster, "cluster is null");
+    this.options = options;
+    this.parallelism = options.parallelism();
+    this.compiler = new StageGraphCompiler().withCompression(compression);
+    this.allocator = Allocators.newChild("quiver-session-" + SESSIONS.incrementAndGet());
+    LOG.info("Quiver session on {}, parallelism {}", cluster.description(), parallelism);
+  }
+
+  /** A session on its own local MiniCluster with the default settings. */
+  public static QuiverSession local() {
+    return builder().build();
+  }
+
+  /** A builder of a session: parallelism, local or remote cluster, Flink configuration. */
+  public static SessionBuilder builder() {
+    return new SessionBuilder();
+  }
+
+  /** The number of tasks of each distributed stage. */
+  public int parallelism() {
+    return parallelism;
+  }
+
+  /**
+   * The tables queries can name; changes are seen by the next query. With several threads, change
+   * it only through the session's {@code register} methods, which synchronize with planning.
+   */
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  /** Registers the file, directory or glob {@code location} as {@code name} (format detected). */
+  public CatalogTable registerTable(String name, String location) {
+    return registerTable(name, FileTableSpec.of(location));
+  }
+
+  /**
+   * Registers {@code location} as {@code name}.
+   *
+   * @param format the format, or empty to detect it from the file extensions
+   * @param csv how to parse CSV files
+   * @param schema a declared schema overriding inference (for CSV: types, and names without header)
+   */
+  public CatalogTable registerTable(
+      String name,
+      String location,
+      Optional<FileFormat> format,
+      CsvOptions csv,
+      Optional<Schema> schema) {
+    return registerTable(name, new FileTableSpec(location, format, csv, schema));
+  }
+
+  /**
+   * Registers the files {@code spec} describes as {@code name}, replacing a table of that name. The
+   * files are resolved now: the table is the files present now (register again to refresh).
+   *
+   * @throws QuiverException if the location does not exist, holds no data files, or its files
+   *     disagree with each other or with the declared schema
+   */
+  public CatalogTable registerTable(String name, FileTableSpec spec) {
+    checkOpen();
+    return register(FileCatalogTables.open(name, spec));
+  }
+
+  /** Registers every table of {@code directory} (see {@link DirectoryTables}). */
+  public List<CatalogTable> registerDirectory(Path directory) {
+    return registerDirectory(directory, CsvOptions.DEFAULT);
+  }
+
+  /** Registers every table of {@code directory}, parsing CSV tables with {@code csv}. */
+  public List<CatalogTable> registerDirectory(Path directory, CsvOptions csv) {
+    checkOpen();
+    List<CatalogTable> tables = DirectoryTables.open(directory, csv);
+    tables.forEach(this::register);
+    return tables;
+  }
+
+  /** Registers {@code table} as it is, replacing a table of the same name (ignoring case). */
+  public synchronized CatalogTable register(CatalogTable table) {
+    checkOpen();
+    catalog.add(requireNonNull(table, "table is null"));
+    LOG.debug(
+        "Registered table {} {} ({} rows, {} units)",
+        table.name(),
+        table.schema(),
+        table.rowCount(),
+        table.units().size());
+    return table;
+  }
+
+  /**
+   * Plans and starts {@code sql}; the result streams its batches while the job runs.
+   *
+   * @throws QuiverException if the query does not parse, names an unknown table or column, uses a
+   *     feature Quiver cannot run yet, or reads files that have changed since registration
+   */
+  public SqlResult sql(String sql) {
+    long start = System.nanoTime();
+    PlanNode plan = plan(sql);
+    StageGraph graph = stagePlanner.plan(plan);
+    // A new scan factory per query: it reopens each table, so changed files are noticed.
+    JobRunner runner = new JobRunner(stagePlanner, compiler.withScanSources(new FileScanSources()));
+    QueryResult result;
+    try {
+      result = runner.run(cluster.environment(), graph, allocator, jobName(sql));
+    } catch (RuntimeException e) {
+      throw e; // QuiverException for files that changed since registration, or a bug
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot submit the query to " + cluster.description(), e);
+    }
+    SqlResult sqlResult = new SqlResult(plan.arrowSchema(), result, open::remove);
+    open.add(sqlResult);
+    if (closed) { // closed while submitting: close() may have missed this result
+      sqlResult.close();
+      checkOpen();
+    }
+    LOG.debug(
+        "Query submitted as job {} in {} ms:\n{}",
+        sqlResult.jobId(),
+        (System.nanoTime() - start) / 1_000_000,
+        graph.explain());
+    return sqlResult;
+  }
+
+  /** The stage graph {@code sql} would run, without running it. */
+  public StageGraph stageGraph(String sql) {
+    return stagePlanner.plan(plan(sql));
+  }
+
+  /** The EXPLAIN text of {@code sql}: its stages, each with its tasks, inputs and operators. */
+  public String explain(String sql) {
+    return stageGraph(sql).explain();
+  }
+
+  /** The stage graph of {@code sql} in Graphviz DOT. */
+  public String explainDot(String sql) {
+    return stageGraph(sql).toDot();
+  }
+
+  private synchronized PlanNode plan(String sql) {
+    requireNonNull(sql, "sql is null");
+    checkOpen();
+    return new SqlPlanner(catalog).plan(sql, options);
+  }
+
+  private static String jobName(String sql) {
+    String oneLine = sql.strip().replaceAll("\\s+", " ");
+    return "quiver: "
+        + (oneLine.length() <= JOB_NAME_CHARS
+            ? oneLine
+            : oneLine.substring(0, JOB_NAME_CHARS) + "...");
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the Quiver session is closed");
+    }
+  }
+
+  /** The local cluster, or empty for a remote session (for tests). */
+  Optional<LocalCluster> localCluster() {
+    return cluster instanceof LocalCluster local ? Optional.of(local) : Optional.empty();
+  }
+
+  /**
+   * Ends every open query, stops a local cluster and closes the session's allocator (which fails,
+   * naming the leaked buffers, if result batches are still open). Idempotent.
+   */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    // Results first (their jobs end while the cluster still runs), the allocator last.
+    List<AutoCloseable> resources = new ArrayList<>(open);
+    resources.add(cluster);
+    resources.add(allocator);
+    try {
+      IOUtils.closeAll(resources);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot close the session on " + cluster.description(), e);
+    } finally {
+      LOG.info("Quiver session on {} closed", cluster.description());
+    }
+  }
+}

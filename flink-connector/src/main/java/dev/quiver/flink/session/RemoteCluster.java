@@ -1,0 +1,48 @@
+package dev.quiver.flink.session;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * A Flink cluster that runs independently of the session (a standalone or session cluster), reached
+ * through its REST endpoint. Every query's job ships {@code jarFiles}, which must hold Quiver and
+ * its dependencies unless the cluster already has them on its class path (the examples module's
+ * job-submission jar does).
+ */
+final class RemoteCluster implements SessionCluster {
+  private final String host;
+  private final int port;
+  private final List<String> jarFiles;
+  private final Configuration jobConfiguration;
+
+  RemoteCluster(String host, int port, List<String> jarFiles, Configuration jobConfiguration) {
+    this.host = requireNonNull(host, "host is null");
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException("port must be in 1..65535: " + port);
+    }
+    this.port = port;
+    this.jarFiles = List.copyOf(requireNonNull(jarFiles, "jarFiles is null"));
+    this.jobConfiguration = new Configuration(jobConfiguration);
+  }
+
+  @Override
+  public StreamExecutionEnvironment environment() {
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.createRemoteEnvironment(
+            host, port, new Configuration(jobConfiguration), jarFiles.toArray(new String[0]));
+    env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    return env;
+  }
+
+  @Override
+  public String description() {
+    return "remote cluster " + host + ":" + port + " (" + jarFiles.size() + " jars)";
+  }
+
+  @Override
+  public void close() {}
+}

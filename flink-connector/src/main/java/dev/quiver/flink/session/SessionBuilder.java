@@ -1,0 +1,135 @@
+package dev.quiver.flink.session;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.flink.batch.BatchCompression;
+import dev.quiver.sql.PlannerOptions;
+import java.util.List;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.BatchExecutionOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.configuration.PipelineOptions;
+
+/**
+ * Configures a {@link QuiverSession}: where it runs (its own local MiniCluster by default, or a
+ * remote Flink cluster), how many tasks a distributed stage runs, whether batches between stages
+ * are compressed, and any Flink configuration.
+ *
+ * <pre>{@code
+ * try (QuiverSession session = QuiverSession.builder().parallelism(4).build()) { ... }
+ * QuiverSession.builder().remote("flink-jm", 8081, "/opt/quiver/quiver.jar").build();
+ * }</pre>
+ *
+ * <p>Flink settings, in order of precedence: the session always runs BATCH jobs with the adaptive
+ * scheduler's auto-parallelism off (the stage planner fixes every stage's task count); then the
+ * given configuration; then Quiver's defaults, {@code pipeline.generic-types = false} (a batch is
+ * never serialized with Kryo, so a silent fallback is a bug to report) and {@code
+ * pipeline.object-reuse = true} (batches pass between chained operators without copies).
+ */
+public final class SessionBuilder {
+  /** The most tasks per stage a session uses by default, however many processors there are. */
+  static final int MAX_DEFAULT_PARALLELISM = 8;
+
+  private int parallelism = defaultParallelism();
+  private BatchCompression compression = BatchCompression.NONE;
+  private long broadcastThreshold = PlannerOptions.DEFAULT_BROADCAST_THRESHOLD;
+  private final Configuration configuration = new Configuration();
+  private String remoteHost;
+  private int remotePort;
+  private List<String> jarFiles = List.of();
+
+  SessionBuilder() {}
+
+  /** The available processors, at least 1 and at most {@value #MAX_DEFAULT_PARALLELISM}. */
+  public static int defaultParallelism() {
+    return Math.max(
+        1, Math.min(Runtime.getRuntime().availableProcessors(), MAX_DEFAULT_PARALLELISM));
+  }
+
+  /** The number of tasks of each distributed stage (and, locally, the cluster's slots). */
+  public SessionBuilder parallelism(int value) {
+    if (value < 1) {
+      throw new IllegalArgumentException("parallelism must be at least 1: " + value);
+    }
+    this.parallelism = value;
+    return this;
+  }
+
+  /** Run on a MiniCluster in this JVM, started by the session and closed with it (the default). */
+  public SessionBuilder local() {
+    this.remoteHost = null;
+    this.jarFiles = List.of();
+    return this;
+  }
+
+  /**
+   * Run on the Flink cluster whose REST endpoint is {@code host:port}, shipping {@code jarFiles}
+   * (Quiver and its dependencies, unless the cluster has them) with every job. Tables are opened
+   * here, when registered and planned, and read by the cluster's tasks through the same paths: the
+   * files must be on a file system both see, at the same paths.
+   */
+  public SessionBuilder remote(String host, int port, String... jarFiles) {
+    this.remoteHost = requireNonNull(host, "host is null");
+    this.remotePort = port;
+    this.jarFiles = List.of(requireNonNull(jarFiles, "jarFiles is null"));
+    return this;
+  }
+
+  /** The compression of batches sent between stages (default none: best for a local cluster). */
+  /**
+   * Joins whose build side is estimated at most {@code bytes} broadcast it instead of shuffling
+   * both sides (default {@link PlannerOptions#DEFAULT_BROADCAST_THRESHOLD}; 0 turns broadcast joins
+   * off except where NOT IN semantics need them).
+   */
+  public SessionBuilder broadcastThreshold(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("broadcast threshold is negative: " + bytes);
+    }
+    this.broadcastThreshold = bytes;
+    return this;
+  }
+
+  public SessionBuilder compression(BatchCompression value) {
+    this.compression = requireNonNull(value, "value is null");
+    return this;
+  }
+
+  /** Adds {@code value}'s Flink settings (for the cluster, when local, and for every job). */
+  public SessionBuilder configuration(Configuration value) {
+    configuration.addAll(requireNonNull(value, "value is null"));
+    return this;
+  }
+
+  /**
+   * Starts the session: for a local session this starts its MiniCluster (seconds), which every
+   * query then reuses.
+   */
+  public QuiverSession build() {
+    Configuration flink = flinkConfiguration();
+    SessionCluster cluster;
+    if (remoteHost == null) {
+      try {
+        cluster = LocalCluster.start(flink, parallelism);
+      } catch (Exception e) {
+        throw new IllegalStateException("cannot start the local Flink MiniCluster", e);
+      }
+    } else {
+      cluster = new RemoteCluster(remoteHost, remotePort, jarFiles, flink);
+    }
+    return new QuiverSession(
+        cluster, new PlannerOptions(parallelism, broadcastThreshold), compression);
+  }
+
+  private Configuration flinkConfiguration() {
+    Configuration flink = new Configuration();
+    flink.set(PipelineOptions.GENERIC_TYPES, false);
+    flink.set(PipelineOptions.OBJECT_REUSE, true);
+    flink.addAll(configuration);
+    flink.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
+    flink.set(BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED, false);
+    flink.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
+    return flink;
+  }
+}

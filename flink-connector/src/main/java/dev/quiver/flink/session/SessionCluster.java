@@ -1,0 +1,20 @@
+package dev.quiver.flink.session;
+
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Where a session's queries run: the session's own local MiniCluster ({@link LocalCluster}) or a
+ * Flink cluster somewhere else ({@link RemoteCluster}). Each query gets a fresh environment (an
+ * environment collects one job's operators), and every environment submits to the same cluster.
+ */
+interface SessionCluster extends AutoCloseable {
+  /** A new BATCH environment for one query's job. */
+  StreamExecutionEnvironment environment();
+
+  /** For logs and messages, e.g. {@code local MiniCluster (2 slots)}. */
+  String description();
+
+  /** Releases what the session started (a local cluster); a remote cluster keeps running. */
+  @Override
+  void close() throws Exception;
+}

@@ -1,0 +1,139 @@
+package dev.quiver.flink.session;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.error.QuiverException;
+import dev.quiver.flink.compiler.QueryResult;
+import dev.quiver.stage.StageGraph;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.ExceptionUtils;
+
+/**
+ * The result of one SQL query while its Flink job runs: the output schema (the query's column
+ * names) and its batches in arrival order. Each batch belongs to the caller, who closes it; batches
+ * live in the session's allocator, so close them before the session.
+ *
+ * <pre>{@code
+ * try (SqlResult result = session.sql("SELECT status, count(*) FROM orders GROUP BY status")) {
+ *   while (result.hasNext()) {
+ *     try (VectorSchemaRoot batch = result.next()) { ... }
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>{@link #close()} ends the job: closing before the last batch cancels it, and the call waits
+ * until the job has ended, so that its tasks have released their memory. A query that fails while
+ * running (bad data, a division by zero) throws from {@link #hasNext()} or {@link #next()}, with
+ * the {@link QuiverException} of the failing task when there is one. Not thread-safe.
+ */
+public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
+  private final Schema schema;
+  private final QueryResult result;
+  private final Consumer<SqlResult> onClose;
+  private boolean closed;
+
+  SqlResult(Schema schema, QueryResult result, Consumer<SqlResult> onClose) {
+    this.schema = requireNonNull(schema, "schema is null");
+    this.result = requireNonNull(result, "result is null");
+    this.onClose = requireNonNull(onClose, "onClose is null");
+  }
+
+  /** The output columns, named as the query names them. */
+  public Schema schema() {
+    return schema;
+  }
+
+  /** The stage graph the job runs (its {@code explain()} is the query's EXPLAIN). */
+  public StageGraph graph() {
+    return result.graph();
+  }
+
+  /** The Flink job's id (to find it in the web UI or logs). */
+  public JobID jobId() {
+    return result.jobClient().getJobID();
+  }
+
+  @Override
+  public boolean hasNext() {
+    try {
+      return !closed && result.hasNext();
+    } catch (RuntimeException e) {
+      throw failed(e);
+    }
+  }
+
+  /** The next batch; the caller owns it and closes it. */
+  @Override
+  public VectorSchemaRoot next() {
+    try {
+      return result.next();
+    } catch (RuntimeException e) {
+      throw failed(e);
+    }
+  }
+
+  /**
+   * The remaining rows as Java values (see {@link ResultValues}); closes every batch and then this
+   * result. Meant for small results.
+   */
+  public List<List<Object>> rows() {
+    List<List<Object>> rows = new ArrayList<>();
+    try {
+      while (hasNext()) {
+        try (VectorSchemaRoot batch = next()) {
+          rows.addAll(ResultValues.rows(batch));
+        }
+      }
+    } finally {
+      close();
+    }
+    return rows;
+  }
+
+  /** Ends the job (cancelling it if it still runs) and waits until it has. Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      result.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while ending job " + jobId(), e);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("job " + jobId() + " did not end", e);
+    } finally {
+      onClose.accept(this);
+    }
+  }
+
+  /**
+   * The error to throw for a failure while reading: the job has failed, so it is ended first; a
+   * task's QuiverException is what the user can act on, so it is surfaced with this stack.
+   */
+  private RuntimeException failed(RuntimeException e) {
+    try {
+      close();
+    } catch (RuntimeException suppressed) {
+      e.addSuppressed(suppressed);
+    }
+    Optional<QuiverException> quiver = ExceptionUtils.findThrowable(e, QuiverException.class);
+    if (quiver.isEmpty() || quiver.get() == e) {
+      return e;
+    }
+    String message = quiver.get().getMessage();
+    String withoutCode = message.substring(quiver.get().code().name().length() + 3);
+    return new QuiverException(quiver.get().code(), withoutCode, e);
+  }
+}

@@ -1,0 +1,149 @@
+package dev.quiver.flink.catalog;
+
+import static dev.quiver.flink.testing.FlinkTestJobs.batchEnvironment;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.flink.batch.BatchTypeInfo;
+import dev.quiver.flink.file.FileFormat;
+import dev.quiver.flink.runtime.BatchResults;
+import dev.quiver.flink.testing.FlinkTestJobs;
+import dev.quiver.plan.node.Column;
+import dev.quiver.plan.node.RowSchema;
+import dev.quiver.plan.node.Scan;
+import dev.quiver.plan.node.TableSource;
+import dev.quiver.plan.type.SqlType;
+import dev.quiver.sql.CatalogTable;
+import dev.quiver.stage.SplitAssigner;
+import dev.quiver.testing.ArrowLeakCheck;
+import dev.quiver.testing.BatchRows;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Scans of catalog file tables: only the scan's columns are read, each task reads its planned
+ * files, and files that changed since registration are reported with the table's name.
+ */
+@ExtendWith(ArrowLeakCheck.class)
+class FileScanSourcesTest {
+  @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestJobs.miniCluster();
+
+  @TempDir Path dir;
+
+  @Test
+  void readsExactlyTheScanColumnsFromThePlannedFiles(BufferAllocator allocator) throws Exception {
+    Path orders = OrdersFiles.writeParquet(dir.resolve("orders"), 3, 200, allocator);
+    CatalogTable table = FileCatalogTables.open("orders", FileTableSpec.of(orders.toString()));
+    // What the SQL planner leaves of the table when a query uses two columns (projection pushdown).
+    RowSchema twoColumns =
+        new RowSchema(List.of(table.schema().column(2), table.schema().column(0)));
+    Scan scan = planned(table, twoColumns, 2);
+
+    List<List<Object>> rows = new ArrayList<>();
+    DataStream<BatchRecord> stream =
+        new FileScanSources()
+            .source(batchEnvironment(), scan, BatchTypeInfo.of(scan.arrowSchema(), "test"));
+    assertThat(stream.getParallelism()).isEqualTo(2);
+    try (CloseableIterator<BatchRecord> records = BatchResults.collect(stream, allocator, "scan")) {
+      while (records.hasNext()) {
+        try (BatchRecord record = records.next()) {
+          assertThat(record.batch().getSchema().getFields())
+              .extracting(f -> f.getName())
+              .containsExactly("status", "id");
+          rows.addAll(BatchRows.rows(record.batch()));
+        }
+      }
+    }
+    List<List<Object>> expected = new ArrayList<>();
+    for (List<Object> row : OrdersFiles.rows(0, 600)) {
+      expected.add(List.of(row.get(2), row.get(0)));
+    }
+    assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void scansOfOtherTablesAreRejected() {
+    TableSource source =
+        new TableSource("mem", RowSchema.of(Column.of("x", SqlType.BIGINT)), List.of());
+    Scan scan = new Scan(source, 1).withAssignment(List.of(List.of()));
+
+    assertThatThrownBy(() -> new FileScanSources().source(batchEnvironment(), scan, type(scan)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("table 'mem' is not stored in files");
+  }
+
+  @Test
+  void aColumnWhoseTypeChangedSinceRegistrationIsASchemaMismatch(BufferAllocator allocator) {
+    Path file = dir.resolve("orders.csv");
+    OrdersFiles.write(file, FileFormat.CSV, OrdersFiles.rows(0, 20), allocator);
+    CatalogTable table = FileCatalogTables.open("orders", FileTableSpec.of(file.toString()));
+    Scan scan = planned(table, table.schema(), 1);
+    // The file is replaced by one whose amount column no longer parses as a number.
+    rewrite(file, "id,amount\n1,cheap\n");
+
+    assertThatThrownBy(() -> new FileScanSources().source(batchEnvironment(), scan, type(scan)))
+        .isInstanceOf(QuiverException.class)
+        .matches(e -> ((QuiverException) e).code() == ErrorCode.SCHEMA_MISMATCH)
+        .hasMessageContaining("table 'orders'")
+        .hasMessageContaining("Column 'customer'")
+        .hasMessageContaining("no such column");
+
+    rewrite(file, "id,customer,status,amount\n1,a,O,cheap\n");
+    Scan narrow = planned(table, new RowSchema(table.schema().columns().subList(0, 4)), 1);
+    assertThatThrownBy(() -> new FileScanSources().source(batchEnvironment(), narrow, type(narrow)))
+        .matches(e -> ((QuiverException) e).code() == ErrorCode.SCHEMA_MISMATCH)
+        .hasMessageContaining("Column 'amount' of table 'orders'")
+        .hasMessageContaining("now store it as Utf8");
+  }
+
+  @Test
+  void deletedFilesAreReportedWithTheTable(BufferAllocator allocator) throws Exception {
+    Path orders = OrdersFiles.writeParquet(dir.resolve("orders"), 2, 10, allocator);
+    CatalogTable table = FileCatalogTables.open("orders", FileTableSpec.of(orders.toString()));
+    Scan scan = planned(table, table.schema(), 2);
+
+    Files.delete(orders.resolve("part-1.parquet"));
+    assertThatThrownBy(() -> new FileScanSources().source(batchEnvironment(), scan, type(scan)))
+        .matches(e -> ((QuiverException) e).code() == ErrorCode.FILE_NOT_FOUND)
+        .hasMessageContaining("part-1.parquet")
+        .hasMessageContaining("table 'orders'");
+
+    Files.delete(orders.resolve("part-0.parquet"));
+    assertThatThrownBy(() -> new FileScanSources().source(batchEnvironment(), scan, type(scan)))
+        .matches(e -> ((QuiverException) e).code() == ErrorCode.FILE_NOT_FOUND)
+        .hasMessageContaining("Table 'orders'");
+  }
+
+  /** A scan of {@code schema} of {@code table}, its units spread over {@code tasks} tasks. */
+  private static Scan planned(CatalogTable table, RowSchema schema, int tasks) {
+    TableSource source = new TableSource(table.name(), schema, table.units(), table.options());
+    return new Scan(source, tasks).withAssignment(SplitAssigner.assign(table.units(), tasks));
+  }
+
+  private static BatchTypeInfo type(Scan scan) {
+    return BatchTypeInfo.of(scan.arrowSchema(), "test");
+  }
+
+  private static void rewrite(Path file, String text) {
+    try {
+      Files.writeString(file, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
