@@ -13,7 +13,8 @@ import java.util.Map;
  * dev.quiver.plan.node.TableSource#options()}). The row count is kept here because it feeds
  * Calcite's cost model (join order, broadcast decisions) before any scan is planned. Unique keys
  * are column sets declared unique (like a primary key NOT ENFORCED: trusted, never checked); they
- * let the optimizer see that a join on them does not multiply rows.
+ * let the optimizer see that a join on them does not multiply rows; distinct counts (estimates per
+ * column) let it see by how much a join on other columns does.
  */
 public record CatalogTable(
     String name,
@@ -21,7 +22,8 @@ public record CatalogTable(
     long rowCount,
     List<SplitUnit> units,
     Map<String, String> options,
-    List<List<Integer>> uniqueKeys) {
+    List<List<Integer>> uniqueKeys,
+    Map<Integer, Long> distinctCounts) {
   public CatalogTable {
     requireNonNull(name, "name is null");
     requireNonNull(schema, "schema is null");
@@ -32,6 +34,13 @@ public record CatalogTable(
     options = Map.copyOf(requireNonNull(options, "options is null"));
     uniqueKeys =
         requireNonNull(uniqueKeys, "uniqueKeys is null").stream().map(List::copyOf).toList();
+    distinctCounts = Map.copyOf(requireNonNull(distinctCounts, "distinctCounts is null"));
+    for (int column : distinctCounts.keySet()) {
+      if (column < 0 || column >= schema.size()) {
+        throw new IllegalArgumentException(
+            "distinct count of column " + column + ", which is not a column of " + name);
+      }
+    }
     for (List<Integer> key : uniqueKeys) {
       for (int column : key) {
         if (column < 0 || column >= schema.size()) {
@@ -49,12 +58,21 @@ public record CatalogTable(
       long rowCount,
       List<SplitUnit> units,
       Map<String, String> options) {
-    this(name, schema, rowCount, units, options, List.of());
+    this(name, schema, rowCount, units, options, List.of(), Map.of());
   }
 
   /** This table with {@code keys} declared unique (primary keys, NOT ENFORCED: trusted). */
   public CatalogTable withUniqueKeys(List<List<Integer>> keys) {
-    return new CatalogTable(name, schema, rowCount, units, options, keys);
+    return new CatalogTable(name, schema, rowCount, units, options, keys, distinctCounts);
+  }
+
+  /**
+   * This table with estimated numbers of distinct values per column (column index → count; an upper
+   * bound is fine). Join-size estimates use them: without one, a column is assumed to have about as
+   * many distinct values as rows.
+   */
+  public CatalogTable withDistinctCounts(Map<Integer, Long> counts) {
+    return new CatalogTable(name, schema, rowCount, units, options, uniqueKeys, counts);
   }
 
   /** The total stored size in bytes (the sum of the units' sizes). */

@@ -63,7 +63,9 @@ public final class SqlPlanner {
     try {
       SqlNode parsed = planner.parse(sql);
       SqlNode validated = planner.validate(parsed);
-      return planner.rel(validated).project();
+      RelNode rel = planner.rel(validated).project();
+      JoinSelectivity.install(rel.getCluster());
+      return rel;
     } catch (SqlParseException e) {
       throw Errors.syntax(
           "syntax error at line "

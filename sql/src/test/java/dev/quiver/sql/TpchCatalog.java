@@ -5,6 +5,7 @@ import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.node.SplitUnit;
 import dev.quiver.plan.type.SqlType;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -182,6 +183,35 @@ final class TpchCatalog {
           case "lineitem" -> List.of(List.of(0, 3));
           default -> List.of(List.of(0));
         };
-    return table.withUniqueKeys(keys);
+    // Distinct-value bounds as the file catalog derives them from Parquet min/max: the value range
+    // of each key, date and small integer column, capped by the row count.
+    Map<Integer, Long> distinct = new HashMap<>();
+    for (int c = 0; c < columns.size(); c++) {
+      long range = RANGES.getOrDefault(suffix(columns.get(c).name()), 0L);
+      if (range > 0) {
+        distinct.put(c, Math.min(rows, range));
+      }
+    }
+    return table.withUniqueKeys(keys).withDistinctCounts(distinct);
+  }
+
+  private static final Map<String, Long> RANGES =
+      Map.ofEntries(
+          Map.entry("orderkey", 6_000_000L),
+          Map.entry("custkey", 150_000L),
+          Map.entry("partkey", 200_000L),
+          Map.entry("suppkey", 10_000L),
+          Map.entry("nationkey", 25L),
+          Map.entry("regionkey", 5L),
+          Map.entry("linenumber", 7L),
+          Map.entry("size", 50L),
+          Map.entry("date", 2_526L),
+          Map.entry("shipdate", 2_526L),
+          Map.entry("commitdate", 2_526L),
+          Map.entry("receiptdate", 2_526L),
+          Map.entry("orderdate", 2_406L));
+
+  private static String suffix(String column) {
+    return column.substring(column.indexOf('_') + 1);
   }
 }

@@ -224,12 +224,4 @@ public final class TpchGenerator {
       }
     }
   }
-
-  /**
-   * {@code TpchGenerator DIR [--scale SF] [--format parquet|csv] [--threads N] [--rows-per-file
-   * N]}: generates the data set and prints one line per table.
-   */
-  public static void main(String[] args) {
-    System.exit(TpchCommand.run(args, System.out, System.err));
-  }
 }

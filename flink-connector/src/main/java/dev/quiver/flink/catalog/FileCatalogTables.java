@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Describes a table stored in files to the SQL planner: a {@link CatalogTable} with the table's
  * schema, its row count from file metadata (exact for Parquet and Arrow IPC, estimated for CSV),
- * one split unit per file, and options that say how to open it again at run time ({@link
- * FileTableOptions}, read back by {@link FileScanSources}).
+ * one split unit per file, distinct-value bounds of numeric and date columns from Parquet min/max
+ * statistics ({@link DistinctCounts}, for join-size estimates), and options that say how to open it
+ * again at run time ({@link FileTableOptions}, read back by {@link FileScanSources}).
  *
  * <p>The files are resolved once, here: the catalog is a snapshot, and a query reads the files it
  * was planned with. Register the table again to see files added since.
@@ -63,8 +64,10 @@ public final class FileCatalogTables {
     }
     // The detected format is written down, so that reopening never depends on detection again.
     FileTableSpec resolved = spec.withFormat(table.format());
-    return new CatalogTable(
-        name, schema, table.statistics().rows(), units, FileTableOptions.encode(resolved));
+    long rows = table.statistics().rows();
+    return new CatalogTable(name, schema, rows, units, FileTableOptions.encode(resolved))
+        .withDistinctCounts(
+            DistinctCounts.estimate(table.format(), table.files().files(), schema, rows));
   }
 
   /**

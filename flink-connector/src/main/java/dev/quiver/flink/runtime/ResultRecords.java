@@ -100,8 +100,10 @@ public final class ResultRecords implements CloseableIterator<BatchRecord> {
       JobStatus status;
       try {
         status = client.getJobStatus().get(TERMINATION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (ExecutionException e) {
-        return null; // no longer known to the cluster: long gone
+      } catch (ExecutionException | IllegalStateException e) {
+        // No longer known to the cluster, or the cluster itself has shut down (a per-job
+        // MiniCluster ends with its only job): either way the job is long gone.
+        return null;
       }
       if (status.isGloballyTerminalState()) {
         return status;

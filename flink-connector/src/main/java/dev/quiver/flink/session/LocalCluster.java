@@ -23,24 +23,27 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * of the machine never collide on 8081.
  */
 final class LocalCluster implements SessionCluster {
-  private final MiniCluster cluster;
-  private final MiniClusterExecutors executors;
+  private final Configuration clusterConfiguration;
   private final Configuration jobConfiguration;
   private final int slots;
+  private MiniCluster cluster; // started by the first job: planning and EXPLAIN need none
+  private MiniClusterExecutors executors;
+  private boolean closed;
 
-  private LocalCluster(MiniCluster cluster, Configuration jobConfiguration, int slots) {
-    this.cluster = cluster;
-    this.executors = new MiniClusterExecutors(cluster);
+  private LocalCluster(
+      Configuration clusterConfiguration, Configuration jobConfiguration, int slots) {
+    this.clusterConfiguration = clusterConfiguration;
     this.jobConfiguration = jobConfiguration;
     this.slots = slots;
   }
 
   /**
-   * Starts a MiniCluster configured with {@code configuration}, whose jobs run with it too.
+   * A MiniCluster configured with {@code configuration}, whose jobs run with it too. It starts when
+   * the first job needs it, so a session that only plans or explains never pays for it.
    *
    * @param parallelism the default number of slots
    */
-  static LocalCluster start(Configuration configuration, int parallelism) throws Exception {
+  static LocalCluster create(Configuration configuration, int parallelism) {
     requireNonNull(configuration, "configuration is null");
     Configuration clusterConfiguration = new Configuration(configuration);
     if (!clusterConfiguration.contains(RestOptions.BIND_PORT)
@@ -49,24 +52,41 @@ final class LocalCluster implements SessionCluster {
     }
     int slots =
         clusterConfiguration.getOptional(TaskManagerOptions.NUM_TASK_SLOTS).orElse(parallelism);
-    MiniCluster cluster =
-        new MiniCluster(
-            new MiniClusterConfiguration.Builder()
-                .setConfiguration(clusterConfiguration)
-                .setNumTaskManagers(1)
-                .setNumSlotsPerTaskManager(slots)
-                .build());
-    try {
-      cluster.start();
-    } catch (Exception e) {
-      cluster.close();
-      throw e;
+    return new LocalCluster(clusterConfiguration, new Configuration(configuration), slots);
+  }
+
+  /** The running cluster, started now if this is the first use. */
+  private synchronized MiniCluster running() {
+    if (closed) {
+      throw new IllegalStateException("the session's local MiniCluster is closed");
     }
-    return new LocalCluster(cluster, new Configuration(configuration), slots);
+    if (cluster == null) {
+      MiniCluster created =
+          new MiniCluster(
+              new MiniClusterConfiguration.Builder()
+                  .setConfiguration(clusterConfiguration)
+                  .setNumTaskManagers(1)
+                  .setNumSlotsPerTaskManager(slots)
+                  .build());
+      try {
+        created.start();
+      } catch (Exception e) {
+        try {
+          created.close();
+        } catch (Exception suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        throw new IllegalStateException("cannot start the local Flink MiniCluster", e);
+      }
+      cluster = created;
+      executors = new MiniClusterExecutors(created);
+    }
+    return cluster;
   }
 
   @Override
   public StreamExecutionEnvironment environment() {
+    running();
     Configuration configuration = new Configuration(jobConfiguration);
     configuration.set(DeploymentOptions.TARGET, MiniClusterExecutors.TARGET);
     configuration.set(DeploymentOptions.ATTACHED, true);
@@ -77,14 +97,19 @@ final class LocalCluster implements SessionCluster {
     return env;
   }
 
+  /** Whether a job has started the cluster yet. */
+  synchronized boolean isStarted() {
+    return cluster != null;
+  }
+
   /** The cluster, for tests that look at its jobs. */
   MiniCluster miniCluster() {
-    return cluster;
+    return running();
   }
 
   /** The address of the cluster's REST endpoint (and web UI). */
   URI restAddress() throws Exception {
-    return cluster.getRestAddress().get();
+    return running().getRestAddress().get();
   }
 
   @Override
@@ -93,7 +118,10 @@ final class LocalCluster implements SessionCluster {
   }
 
   @Override
-  public void close() throws Exception {
-    cluster.close();
+  public synchronized void close() throws Exception {
+    closed = true;
+    if (cluster != null) {
+      cluster.close();
+    }
   }
 }

@@ -103,18 +103,14 @@ public final class SessionBuilder {
   }
 
   /**
-   * Starts the session: for a local session this starts its MiniCluster (seconds), which every
-   * query then reuses.
+   * Opens the session. A local session starts its MiniCluster (seconds) with its first query and
+   * reuses it for every later one; planning and EXPLAIN never start it.
    */
   public QuiverSession build() {
     Configuration flink = flinkConfiguration();
     SessionCluster cluster;
     if (remoteHost == null) {
-      try {
-        cluster = LocalCluster.start(flink, parallelism);
-      } catch (Exception e) {
-        throw new IllegalStateException("cannot start the local Flink MiniCluster", e);
-      }
+      cluster = LocalCluster.create(flink, parallelism);
     } else {
       cluster = new RemoteCluster(remoteHost, remotePort, jarFiles, flink);
     }

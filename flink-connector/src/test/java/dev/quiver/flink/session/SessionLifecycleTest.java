@@ -90,6 +90,17 @@ class SessionLifecycleTest {
   }
 
   @Test
+  void planningAndExplainDoNotStartTheCluster() {
+    try (QuiverSession session = QuiverSession.builder().parallelism(2).build()) {
+      session.registerTable("orders", orders.toString());
+      assertThat(session.explain("SELECT id FROM orders")).contains("Scan[orders");
+      assertThat(session.localCluster().orElseThrow().isStarted()).isFalse();
+      assertThat(session.sql("SELECT id FROM orders").rows()).isNotEmpty();
+      assertThat(session.localCluster().orElseThrow().isStarted()).isTrue();
+    }
+  }
+
+  @Test
   void closingTheSessionStopsItsClusterAndOpenQueries() throws Exception {
     Configuration flink = new Configuration();
     flink.set(TaskManagerOptions.NUM_TASK_SLOTS, 3);

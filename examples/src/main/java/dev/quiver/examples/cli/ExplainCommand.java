@@ -1,0 +1,73 @@
+package dev.quiver.examples.cli;
+
+import dev.quiver.flink.session.QuiverSession;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code quiver explain}: prints the stage graph a query would run, without running it. */
+@Command(
+    name = "explain",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Print the stages a query would run (their tasks, inputs and operators) without running it.",
+      "The plan depends on the tables' statistics and on --parallelism."
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  quiver explain --catalog ~/.cache/quiver/tpch-sf0.1 -f q3.sql",
+      "  quiver explain --format dot -t t=t.parquet \\",
+      "      \"SELECT a, count(*) FROM t GROUP BY a\" | dot -Tsvg > plan.svg"
+    })
+final class ExplainCommand implements Callable<Integer> {
+  /** The two renderings of a stage graph. */
+  enum Format {
+    TEXT,
+    DOT
+  }
+
+  @Spec CommandSpec spec;
+
+  @Mixin TableOptions tables;
+
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      description = "text (stages as blocks, the default) or dot (Graphviz).")
+  Format format;
+
+  @Option(
+      names = "--analyze",
+      description = "Run the query and show rows and times per operator (not supported yet).")
+  boolean analyze;
+
+  @Mixin SessionOptions session;
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  QueryInput query;
+
+  @Override
+  public Integer call() {
+    if (analyze) {
+      throw new ParameterException(spec.commandLine(), "not supported yet: --analyze");
+    }
+    String sql = query.read(spec.commandLine(), System.in);
+    String plan;
+    try (QuiverSession quiver = session.open()) {
+      tables.register(quiver);
+      plan = format == Format.DOT ? quiver.explainDot(sql) : quiver.explain(sql);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(plan.endsWith("\n") ? plan : plan + "\n");
+    out.flush();
+    return 0;
+  }
+}

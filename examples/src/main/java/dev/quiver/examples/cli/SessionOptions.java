@@ -1,0 +1,71 @@
+package dev.quiver.examples.cli;
+
+import dev.quiver.flink.session.QuiverSession;
+import dev.quiver.flink.session.SessionBuilder;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** Where queries run: {@code --parallelism N}, {@code --cluster HOST:PORT}. */
+final class SessionOptions {
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec spec;
+
+  private Integer parallelism;
+
+  @Option(
+      names = "--cluster",
+      paramLabel = "HOST:PORT",
+      converter = HostPort.Converter.class,
+      description =
+          "Run on the Flink cluster whose REST endpoint is HOST:PORT, shipping the running"
+              + " quiver.jar with each job (files must be at the same paths there). Default: a"
+              + " MiniCluster in this process.")
+  HostPort cluster;
+
+  @Option(
+      names = {"-p", "--parallelism"},
+      paramLabel = "N",
+      description = "Tasks per distributed stage (default: processors, at most 8).")
+  void parallelism(int value) {
+    if (value < 1) {
+      throw new ParameterException(
+          spec.commandLine(), "--parallelism must be at least 1, not " + value);
+    }
+    parallelism = value;
+  }
+
+  /** Starts the session (a local MiniCluster takes about two seconds). */
+  QuiverSession open() {
+    SessionBuilder builder = QuiverSession.builder();
+    if (parallelism != null) {
+      builder.parallelism(parallelism);
+    }
+    if (cluster != null) {
+      builder.remote(cluster.host(), cluster.port(), runningJar().toString());
+    }
+    return builder.build();
+  }
+
+  /** The jar this code runs from, which a remote cluster needs to run Quiver's operators. */
+  static Path runningJar() {
+    Path location;
+    try {
+      location =
+          Path.of(SessionOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (URISyntaxException | NullPointerException | SecurityException e) {
+      throw new CliException("--cluster: cannot find the running quiver.jar to ship", e);
+    }
+    if (!Files.isRegularFile(location) || !location.toString().endsWith(".jar")) {
+      throw new CliException(
+          "--cluster ships the running quiver.jar to the cluster, but Quiver runs from "
+              + location
+              + ": run it as java -jar examples/target/quiver.jar (or ./quiver)");
+    }
+    return location;
+  }
+}
