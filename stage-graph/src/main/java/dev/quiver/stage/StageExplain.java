@@ -4,6 +4,7 @@ import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.StageInput;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * EXPLAIN for stage graphs: the canonical text that plan tests compare with golden files, and a
@@ -28,12 +29,23 @@ public final class StageExplain {
   private StageExplain() {}
 
   public static String text(StageGraph graph) {
+    return text(graph, stage -> List.of());
+  }
+
+  /**
+   * {@link #text(StageGraph)} with {@code notes} of each stage printed under its header, each line
+   * prefixed with {@code " | "} (EXPLAIN ANALYZE puts each task's figures there).
+   */
+  public static String text(StageGraph graph, Function<Stage, List<String>> notes) {
     StringBuilder text = new StringBuilder();
     for (Stage stage : graph.stages()) {
       if (stage.id() > 0) {
         text.append('\n');
       }
       text.append(header(graph, stage)).append('\n');
+      for (String note : notes.apply(stage)) {
+        text.append("  | ").append(note).append('\n');
+      }
       for (String line : tree(stage.plan())) {
         text.append("  ").append(line).append('\n');
       }

@@ -8,6 +8,7 @@ import dev.quiver.plan.node.StageInput;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The stages of one query in topological order: every stage's inputs come before it, ids are the
@@ -133,6 +134,11 @@ public final class StageGraph implements Serializable {
   /** The canonical EXPLAIN text (see {@link StageExplain}). */
   public String explain() {
     return StageExplain.text(this);
+  }
+
+  /** The EXPLAIN text with {@code notes} under each stage's header (see {@link StageExplain}). */
+  public String explain(Function<Stage, List<String>> notes) {
+    return StageExplain.text(this, notes);
   }
 
   /** The Graphviz DOT rendering (see {@link StageExplain#dot}). */

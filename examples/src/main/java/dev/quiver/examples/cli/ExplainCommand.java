@@ -11,14 +11,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code quiver explain}: prints the stage graph a query would run, without running it. */
+/**
+ * {@code quiver explain}: prints the stage graph a query would run, without running it; with {@code
+ * --analyze} runs it and shows what every task of every stage did.
+ */
 @Command(
     name = "explain",
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
       "Print the stages a query would run (their tasks, inputs and operators) without running it.",
-      "The plan depends on the tables' statistics and on --parallelism."
+      "The plan depends on the tables' statistics and on --parallelism. With --analyze the query",
+      "runs (its rows are dropped) and each stage shows, per task, rows and batches in and out,",
+      "bytes sent downstream, busy time and bytes spilled."
     },
     footerHeading = "%nExamples:%n",
     footer = {
@@ -46,7 +51,7 @@ final class ExplainCommand implements Callable<Integer> {
 
   @Option(
       names = "--analyze",
-      description = "Run the query and show rows and times per operator (not supported yet).")
+      description = "Run the query and show, per stage and task, rows, batches, bytes and time.")
   boolean analyze;
 
   @Mixin SessionOptions session;
@@ -56,14 +61,18 @@ final class ExplainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (analyze) {
-      throw new ParameterException(spec.commandLine(), "not supported yet: --analyze");
+    if (analyze && format == Format.DOT) {
+      throw new ParameterException(spec.commandLine(), "--analyze prints text; drop --format dot");
     }
     String sql = query.read(spec.commandLine(), System.in);
     String plan;
     try (QuiverSession quiver = session.open()) {
       tables.register(quiver);
-      plan = format == Format.DOT ? quiver.explainDot(sql) : quiver.explain(sql);
+      if (analyze) {
+        plan = quiver.explainAnalyze(sql);
+      } else {
+        plan = format == Format.DOT ? quiver.explainDot(sql) : quiver.explain(sql);
+      }
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(plan.endsWith("\n") ? plan : plan + "\n");

@@ -109,6 +109,24 @@ class SqlCommandTest {
   }
 
   @Test
+  void explainAnalyzeRunsTheQueryAndShowsEachTask() {
+    Cli.Run run =
+        Cli.run(
+            "explain",
+            "--analyze",
+            "--catalog",
+            dir.resolve("catalog").toString(),
+            "-p",
+            "2",
+            "SELECT ok, count(*) FROM t GROUP BY ok");
+    assertThat(run.err()).isEmpty();
+    assertThat(run.status()).isZero();
+    assertThat(run.out())
+        .startsWith("-- ")
+        .contains("Stage 0", "  | task 0: in ", "  | task 1: in ", "busy ");
+  }
+
+  @Test
   void badSqlNamesLineAndColumn() {
     Cli.Run run = Cli.run("sql", "--table", "t=" + file, "SELECT id\nFROM t WHERE");
     assertThat(run.status()).isEqualTo(1);

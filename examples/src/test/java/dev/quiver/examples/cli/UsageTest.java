@@ -60,10 +60,10 @@ class UsageTest {
   }
 
   @Test
-  void analyzeIsNotSupportedYet() {
-    Cli.Run run = Cli.run("explain", "--analyze", "SELECT 1");
+  void analyzePrintsTextOnly() {
+    Cli.Run run = Cli.run("explain", "--analyze", "--format", "dot", "SELECT 1");
     assertThat(run.status()).isEqualTo(2);
-    assertThat(run.err()).startsWith("quiver: not supported yet: --analyze").hasLineCount(1);
+    assertThat(run.err()).startsWith("quiver: --analyze prints text").hasLineCount(1);
   }
 
   @Test

@@ -17,10 +17,24 @@ import dev.quiver.plan.node.PlanNode;
 final class PlanTaskFactory implements StageTaskFactory {
   private static final long serialVersionUID = 1L;
 
+  private final int stageId;
   private final PlanNode plan;
+  private final long memoryBudget;
 
-  PlanTaskFactory(PlanNode plan) {
+  PlanTaskFactory(int stageId, PlanNode plan, long memoryBudget) {
+    this.stageId = stageId;
     this.plan = requireNonNull(plan, "plan is null");
+    this.memoryBudget = memoryBudget;
+  }
+
+  @Override
+  public long memoryBudget() {
+    return memoryBudget;
+  }
+
+  @Override
+  public int stageId() {
+    return stageId;
   }
 
   @Override

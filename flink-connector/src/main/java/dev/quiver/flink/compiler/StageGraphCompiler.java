@@ -50,25 +50,41 @@ import org.apache.flink.streaming.api.transformations.MultipleInputTransformatio
 public final class StageGraphCompiler {
   private final BatchCompression compression;
   private final ScanSourceFactory scans;
+  private final long taskMemoryBudget;
 
-  private StageGraphCompiler(BatchCompression compression, ScanSourceFactory scans) {
+  private StageGraphCompiler(
+      BatchCompression compression, ScanSourceFactory scans, long taskMemoryBudget) {
     this.compression = requireNonNull(compression, "compression is null");
     this.scans = requireNonNull(scans, "scans is null");
+    if (taskMemoryBudget <= 0) {
+      throw new IllegalArgumentException(
+          "task memory budget must be positive: " + taskMemoryBudget);
+    }
+    this.taskMemoryBudget = taskMemoryBudget;
   }
 
-  /** No batch compression, no scan sources. */
+  /** No batch compression, no scan sources, no memory limit per task. */
   public StageGraphCompiler() {
-    this(BatchCompression.NONE, ScanSourceFactory.NONE);
+    this(BatchCompression.NONE, ScanSourceFactory.NONE, Long.MAX_VALUE);
   }
 
   /** The same compiler with {@code compression} on every edge between stages. */
   public StageGraphCompiler withCompression(BatchCompression compression) {
-    return new StageGraphCompiler(compression, scans);
+    return new StageGraphCompiler(compression, scans, taskMemoryBudget);
   }
 
   /** The same compiler reading scans through {@code scans}. */
   public StageGraphCompiler withScanSources(ScanSourceFactory scans) {
-    return new StageGraphCompiler(compression, scans);
+    return new StageGraphCompiler(compression, scans, taskMemoryBudget);
+  }
+
+  /**
+   * The same compiler giving every stage task a memory budget of {@code bytes} for the Arrow data
+   * its operators hold: a sort beyond it spills to the task manager's temp directories; operators
+   * that cannot spill yet fail with MEMORY_BUDGET_EXCEEDED.
+   */
+  public StageGraphCompiler withTaskMemoryBudget(long bytes) {
+    return new StageGraphCompiler(compression, scans, bytes);
   }
 
   public BatchCompression compression() {
@@ -96,7 +112,7 @@ public final class StageGraphCompiler {
       inputs.add(leaf.accept(new LeafStreams(env, graph, stage, outputs)));
     }
     BatchTypeInfo type = edgeType(graph, stage);
-    StageTaskFactory task = new PlanTaskFactory(stage.plan());
+    StageTaskFactory task = new PlanTaskFactory(stage.id(), stage.plan(), taskMemoryBudget);
     OutputSplit split = StageEdges.split(stage.distribution());
     String name = "stage " + stage.id() + ": " + stage.plan();
     int tasks = stage.tasks();

@@ -3,7 +3,6 @@ package dev.quiver.flink.session;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.error.QuiverException;
-import dev.quiver.flink.batch.BatchCompression;
 import dev.quiver.flink.catalog.DirectoryTables;
 import dev.quiver.flink.catalog.FileCatalogTables;
 import dev.quiver.flink.catalog.FileScanSources;
@@ -29,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.util.IOUtils;
 import org.slf4j.Logger;
@@ -75,11 +75,11 @@ public final class QuiverSession implements AutoCloseable {
   private final Set<SqlResult> open = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
-  QuiverSession(SessionCluster cluster, PlannerOptions options, BatchCompression compression) {
+  QuiverSession(SessionCluster cluster, PlannerOptions options, StageGraphCompiler compiler) {
     this.cluster = requireNonNull(cluster, "cluster is null");
     this.options = options;
     this.parallelism = options.parallelism();
-    this.compiler = new StageGraphCompiler().withCompression(compression);
+    this.compiler = compiler;
     this.allocator = Allocators.newChild("quiver-session-" + SESSIONS.incrementAndGet());
     LOG.info("Quiver session on {}, parallelism {}", cluster.description(), parallelism);
   }
@@ -213,6 +213,25 @@ public final class QuiverSession implements AutoCloseable {
   /** The stage graph of {@code sql} in Graphviz DOT. */
   public String explainDot(String sql) {
     return stageGraph(sql).toDot();
+  }
+
+  /**
+   * EXPLAIN ANALYZE: runs {@code sql} (its rows are counted and dropped) and returns the stage
+   * graph with what every task of every stage did: rows and batches in and out, bytes sent
+   * downstream, busy time (see {@link dev.quiver.flink.stage.TaskStats}).
+   */
+  public String explainAnalyze(String sql) {
+    long start = System.nanoTime();
+    long rows = 0;
+    try (SqlResult result = sql(sql)) {
+      while (result.hasNext()) {
+        try (VectorSchemaRoot batch = result.next()) {
+          rows += batch.getRowCount();
+        }
+      }
+      long wall = System.nanoTime() - start;
+      return AnalyzeText.render(result.graph(), result.taskStats(), rows, wall);
+    }
   }
 
   private synchronized PlanNode plan(String sql) {

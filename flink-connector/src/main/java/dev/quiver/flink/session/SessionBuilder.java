@@ -3,6 +3,7 @@ package dev.quiver.flink.session;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.flink.batch.BatchCompression;
+import dev.quiver.flink.compiler.StageGraphCompiler;
 import dev.quiver.sql.PlannerOptions;
 import java.util.List;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -35,6 +36,7 @@ public final class SessionBuilder {
   private int parallelism = defaultParallelism();
   private BatchCompression compression = BatchCompression.NONE;
   private long broadcastThreshold = PlannerOptions.DEFAULT_BROADCAST_THRESHOLD;
+  private long taskMemoryBudget = Long.MAX_VALUE;
   private final Configuration configuration = new Configuration();
   private String remoteHost;
   private int remotePort;
@@ -91,6 +93,19 @@ public final class SessionBuilder {
     return this;
   }
 
+  /**
+   * The bytes of Arrow memory each task's operators may hold (default: no limit). A sort beyond it
+   * spills to Flink's {@code io.tmp.dirs}; hash aggregations and joins cannot spill yet and fail
+   * with MEMORY_BUDGET_EXCEEDED.
+   */
+  public SessionBuilder taskMemoryBudget(long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("task memory budget must be positive: " + bytes);
+    }
+    this.taskMemoryBudget = bytes;
+    return this;
+  }
+
   public SessionBuilder compression(BatchCompression value) {
     this.compression = requireNonNull(value, "value is null");
     return this;
@@ -114,8 +129,12 @@ public final class SessionBuilder {
     } else {
       cluster = new RemoteCluster(remoteHost, remotePort, jarFiles, flink);
     }
+    StageGraphCompiler compiler =
+        new StageGraphCompiler()
+            .withCompression(compression)
+            .withTaskMemoryBudget(taskMemoryBudget);
     return new QuiverSession(
-        cluster, new PlannerOptions(parallelism, broadcastThreshold), compression);
+        cluster, new PlannerOptions(parallelism, broadcastThreshold), compiler);
   }
 
   private Configuration flinkConfiguration() {

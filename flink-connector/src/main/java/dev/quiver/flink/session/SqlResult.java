@@ -4,13 +4,19 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.error.QuiverException;
 import dev.quiver.flink.compiler.QueryResult;
+import dev.quiver.flink.stage.TaskStats;
 import dev.quiver.stage.StageGraph;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.ExceptionUtils;
@@ -95,6 +101,26 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
       close();
     }
     return rows;
+  }
+
+  /**
+   * What each task of each stage did (rows and batches in and out, bytes sent, busy time), by stage
+   * id, once the job has finished: read the whole result first. This is EXPLAIN ANALYZE's data.
+   *
+   * @throws IllegalStateException if the job has not finished successfully
+   */
+  public Map<Integer, List<TaskStats.Task>> taskStats() {
+    try {
+      JobExecutionResult done =
+          result.jobClient().getJobExecutionResult().get(30, TimeUnit.SECONDS);
+      return TaskStats.fromAccumulators(done.getAllAccumulatorResults());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading job " + jobId(), e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException(
+          "job " + jobId() + " has no statistics: it has not finished successfully", e);
+    }
   }
 
   /** Ends the job (cancelling it if it still runs) and waits until it has. Idempotent. */

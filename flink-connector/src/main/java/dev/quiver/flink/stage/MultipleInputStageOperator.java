@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.exchange.OutputSplit;
 import dev.quiver.operators.memory.TaskAllocators;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.streaming.api.operators.AbstractInput;
@@ -44,6 +45,7 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
   private final OutputSplit split;
   private final List<Input> inputs = new ArrayList<>();
   private final StreamRecord<BatchRecord> reuse = new StreamRecord<>(null);
+  private final List<Path> spillDirectories;
   private TaskAllocators.Binding memory;
   private StageDriver driver;
   private int[] order;
@@ -56,6 +58,7 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
       StageTaskFactory factory,
       OutputSplit split) {
     super(parameters, inputCount);
+    this.spillDirectories = SpillDirectories.of(parameters.getContainingTask().getEnvironment());
     this.factory = requireNonNull(factory, "factory is null");
     this.split = requireNonNull(split, "split is null");
     for (int id = 1; id <= inputCount; id++) {
@@ -84,7 +87,16 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
     super.open();
     memory = TaskAllocators.acquire(taskName());
     int partition = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-    driver = new StageDriver(factory, split, partition, memory.allocator(), taskName(), this::emit);
+    driver =
+        new StageDriver(
+            factory,
+            split,
+            partition,
+            memory.allocator(),
+            taskName(),
+            spillDirectories,
+            this::emit);
+    driver.stats().register(getRuntimeContext(), factory.stageId(), partition);
     if (driver.pipeline().inputCount() != inputs.size()) {
       throw new IllegalStateException(
           "a "

@@ -9,8 +9,14 @@ import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.exec.TaskPipeline;
 import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
+import dev.quiver.operators.spill.SpillSpace;
+import dev.quiver.state.spill.FileSpillSpace;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * What every stage task does, whatever Flink operator hosts it: builds the stage's pipeline, hands
@@ -30,6 +36,8 @@ final class StageDriver implements AutoCloseable {
   private final BufferAllocator allocator;
   private final OutputEmitter emitter;
   private final TaskPipeline pipeline;
+  private final TaskStats stats = new TaskStats();
+  private final SpillSpace spill;
   private boolean outputFinished;
 
   /**
@@ -41,14 +49,39 @@ final class StageDriver implements AutoCloseable {
       int partition,
       BufferAllocator allocator,
       String taskName,
+      List<Path> spillDirectories,
       Consumer<BatchRecord> emit) {
     requireNonNull(factory, "factory is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
     this.emitter = new OutputEmitter(split, partition, allocator, emit);
+    // One spill space per task, under Flink's io.tmp.dirs; closed (files deleted) with the task.
+    this.spill =
+        spillDirectories.isEmpty()
+            ? SpillSpace.NONE
+            : new FileSpillSpace(spillDirectories, taskName);
     OperatorContext context =
         new OperatorContext(
-            allocator, MemoryBudget.unlimited(taskName), OperatorContext.DEFAULT_BATCH_ROWS);
-    this.pipeline = requireNonNull(factory.create(context, emitter::send), "pipeline is null");
+            allocator,
+            new MemoryBudget(taskName, factory.memoryBudget()),
+            OperatorContext.DEFAULT_BATCH_ROWS,
+            spill);
+    this.pipeline = requireNonNull(factory.create(context, this::send), "pipeline is null");
+  }
+
+  /** This task's counters (register them as accumulators to see them on the client). */
+  TaskStats stats() {
+    return stats;
+  }
+
+  private void send(VectorSchemaRoot batch) {
+    stats.rowsOut.add(batch.getRowCount());
+    stats.batchesOut.add(1);
+    long bytes = 0;
+    for (FieldVector vector : batch.getFieldVectors()) {
+      bytes += vector.getBufferSize();
+    }
+    stats.bytesOut.add(bytes);
+    emitter.send(batch);
   }
 
   TaskPipeline pipeline() {
@@ -57,23 +90,32 @@ final class StageDriver implements AutoCloseable {
 
   /** Runs the pipeline's leading sources; a pipeline of sources only finishes its output here. */
   void start() {
+    long begin = System.nanoTime();
     pipeline.start();
     finishOutputIfDone();
+    stats.busyNanos.add(System.nanoTime() - begin);
   }
 
   /** Hands one record of stage input {@code input} to the pipeline. */
   void receive(int input, BatchRecord record) {
+    long begin = System.nanoTime();
     try (record) {
       if (record.isData()) {
+        stats.rowsIn.add(record.batch().getRowCount());
+        stats.batchesIn.add(1);
         pipeline.add(input, BatchTransfer.move(record.batch(), allocator));
       }
+    } finally {
+      stats.busyNanos.add(System.nanoTime() - begin);
     }
   }
 
   /** Stage input {@code input} has ended; once the pipeline is finished, so is the output. */
   void inputEnded(int input) {
+    long begin = System.nanoTime();
     pipeline.finish(input);
     finishOutputIfDone();
+    stats.busyNanos.add(System.nanoTime() - begin);
   }
 
   private void finishOutputIfDone() {
@@ -83,8 +125,21 @@ final class StageDriver implements AutoCloseable {
     }
   }
 
+  /** The task's spill space (for metrics). */
+  SpillSpace spillSpace() {
+    return spill;
+  }
+
+  /** Closes the pipeline, then deletes every spill file the task made (also after a failure). */
   @Override
   public void close() {
-    pipeline.close();
+    try {
+      pipeline.close();
+    } finally {
+      stats.spilledBytes.add(spill.spilledBytes());
+      if (spill instanceof FileSpillSpace files) {
+        files.close();
+      }
+    }
   }
 }

@@ -33,7 +33,16 @@ public abstract class StageOperator extends BatchOperator {
   @Override
   public void open() throws Exception {
     super.open();
-    driver = new StageDriver(factory, split, partition(), allocator(), taskName(), this::emit);
+    driver =
+        new StageDriver(
+            factory,
+            split,
+            partition(),
+            allocator(),
+            taskName(),
+            SpillDirectories.of(getContainingTask().getEnvironment()),
+            this::emit);
+    driver.stats().register(getRuntimeContext(), factory.stageId(), partition());
   }
 
   /** The pipeline of this task (valid while open). */

@@ -12,4 +12,17 @@ import java.io.Serializable;
 @FunctionalInterface
 public interface StageTaskFactory extends Serializable {
   TaskPipeline create(OperatorContext context, BatchSink output);
+
+  /**
+   * The bytes of Arrow memory each task's operators may hold (see {@code MemoryBudget}); beyond it
+   * they spill (sort) or fail with MEMORY_BUDGET_EXCEEDED. Unlimited unless configured.
+   */
+  default long memoryBudget() {
+    return Long.MAX_VALUE;
+  }
+
+  /** The id of the stage whose tasks this builds (for task statistics), or -1 when none. */
+  default int stageId() {
+    return -1;
+  }
 }

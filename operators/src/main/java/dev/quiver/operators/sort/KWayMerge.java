@@ -114,6 +114,22 @@ public final class KWayMerge implements Operator {
     return unfinished == 0 && heap.size() == 0;
   }
 
+  /**
+   * An unfinished input without a buffered row, which the merge waits for, or -1 when it waits for
+   * none. A caller that pulls its inputs (a merge of spilled runs) feeds exactly this input, so the
+   * merge never buffers more than one batch per input.
+   */
+  int waitingInput() {
+    if (waiting > 0) {
+      for (MergeInput input : inputs) {
+        if (!input.finished && !input.hasRow()) {
+          return input.index;
+        }
+      }
+    }
+    return -1;
+  }
+
   @Override
   public void close() {
     if (closed) {

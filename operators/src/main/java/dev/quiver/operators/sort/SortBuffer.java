@@ -41,20 +41,39 @@ final class SortBuffer implements AutoCloseable {
 
   /** Keeps a non-empty {@code batch}, or closes it and throws when it cannot. */
   void add(VectorSchemaRoot batch) {
+    keep(batch, true);
+  }
+
+  /**
+   * Keeps a non-empty {@code batch} if the budget (and the row limit) lets it, and says whether it
+   * did; a refused batch stays the caller's, so a spilling sort can make room and try again. Other
+   * failures close the batch and throw, as {@link #add} does.
+   */
+  boolean tryAdd(VectorSchemaRoot batch) {
+    return keep(batch, false);
+  }
+
+  private boolean keep(VectorSchemaRoot batch, boolean mustFit) {
     try {
       checkSchema(comparator.schema(), batch);
       RowComparator.KeyColumns keys = comparator.bind(batch);
-      if (batch.getRowCount() > MAX_ROWS - rows) {
+      boolean tooMany = batch.getRowCount() > MAX_ROWS - rows;
+      if (tooMany && mustFit) {
         throw new QuiverException(
             ErrorCode.MEMORY_BUDGET_EXCEEDED,
             owner + " sorts at most " + MAX_ROWS + " rows in memory; use more tasks");
       }
       long bytes = MergeInput.bytes(batch) + ROW_BYTES * batch.getRowCount();
-      budget.reserve(bytes, "the buffered batches of " + owner);
+      if (mustFit) {
+        budget.reserve(bytes, "the buffered batches of " + owner);
+      } else if (tooMany || !budget.tryReserve(bytes)) {
+        return false;
+      }
       batches.add(batch);
       bound.add(keys);
       reserved.add(bytes);
       rows += batch.getRowCount();
+      return true;
     } catch (RuntimeException | Error e) {
       batch.close();
       throw e;
@@ -108,6 +127,74 @@ final class SortBuffer implements AutoCloseable {
   /** A gather of rows of the kept batches into new batches from {@code allocator}. */
   RowGather gather(BufferAllocator allocator) {
     return new RowGather(comparator.schema(), batches, allocator);
+  }
+
+  /**
+   * Bytes the values of the kept rows take (not the capacity of their buffers): about what the same
+   * rows take once gathered into new batches.
+   */
+  long dataBytes() {
+    long total = 0;
+    for (VectorSchemaRoot batch : batches) {
+      if (batch != null) {
+        for (FieldVector vector : batch.getFieldVectors()) {
+          total += vector.getBufferSize();
+        }
+      }
+    }
+    return total;
+  }
+
+  /**
+   * Sorts the kept rows and hands them out in key order, {@code batchRows} rows per batch (the last
+   * has fewer), gathered into new batches from {@code allocator}. Each kept batch is released as
+   * soon as its last row has been handed out, and the buffer is empty once the drain returned
+   * {@code null}. Nothing may be added while a drain is under way.
+   */
+  Drain drain(BufferAllocator allocator, int batchRows) {
+    return new Drain(allocator, batchRows);
+  }
+
+  /** A sorted drain of the buffer, see {@link #drain}. */
+  final class Drain {
+    private final int batchRows;
+    private final int total = rows;
+    private final long[] refs;
+    private final RowGather gather;
+    // Rows still to be handed out per batch: a batch is released as soon as it has none left.
+    private final int[] remaining = new int[batches.size()];
+    private int from;
+    private boolean done;
+
+    private Drain(BufferAllocator allocator, int batchRows) {
+      this.batchRows = batchRows;
+      this.refs = sortedRefs();
+      this.gather = gather(allocator);
+      for (int b = 0; b < remaining.length; b++) {
+        remaining[b] = batches.get(b).getRowCount();
+      }
+    }
+
+    /** The next batch of sorted rows, owned by the caller, or {@code null} after the last. */
+    VectorSchemaRoot next() {
+      if (from >= total) {
+        if (!done) {
+          done = true;
+          clear();
+        }
+        return null;
+      }
+      int count = Math.min(batchRows, total - from);
+      VectorSchemaRoot out = gather.gather(refs, from, count);
+      for (int i = from; i < from + count; i++) {
+        int batch = PrefixEncoder.batch(refs[i]);
+        if (--remaining[batch] == 0) {
+          release(batch);
+        }
+      }
+      from += count;
+      return out;
+    }
   }
 
   /** Closes batch {@code batch} and returns its reservation; its rows must not be read again. */

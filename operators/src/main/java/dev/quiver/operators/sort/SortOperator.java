@@ -13,7 +13,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Sorts its whole input in memory by several {@link SortKey}s (ORDER BY without LIMIT).
+ * Sorts its whole input by several {@link SortKey}s (ORDER BY without LIMIT), in memory, or
+ * spilling sorted runs to the task's spill space when the budget is full.
  *
  * <pre>
  *   batches ─► kept as they are (reserved) ─► finish: sort row references ─► gather ─► sink
@@ -31,6 +32,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * and each is released once its last row has been emitted. Values order as {@link RowComparator}
  * says for every type it supports.
  *
+ * <p>When the context has a {@linkplain OperatorContext#spillSpace() spill space}, a batch the
+ * budget refuses does not fail: the buffered rows are sorted and written as one sorted run, and
+ * {@link #finish} merges the runs with the rows still in memory, with the same order, stability and
+ * batch sizes (see {@link SpillingRuns}). Spill files are deleted as they are merged, and by {@link
+ * #close} whatever happened.
+ *
  * <p>Rows are never moved while sorting: the sort orders references ({@code batch << 32 | row}) by
  * order-preserving 64-bit prefixes of the keys and compares whole rows only where prefixes tie
  * without deciding (see {@link IndexSort}); output rows are then gathered from all batches at once.
@@ -41,6 +48,7 @@ public final class SortOperator implements Operator {
   private final BufferAllocator allocator;
   private final int targetRows;
   private final SortBuffer buffer;
+  private final SpillingRuns spill; // null without a spill space
   private boolean finished;
   private boolean closed;
 
@@ -53,6 +61,8 @@ public final class SortOperator implements Operator {
     this.allocator = context.allocator();
     this.targetRows = context.targetBatchRows();
     this.buffer = new SortBuffer(comparator, context.budget(), toString());
+    this.spill =
+        context.spillSpace().canSpill() ? new SpillingRuns(comparator, context, toString()) : null;
   }
 
   @Override
@@ -60,7 +70,7 @@ public final class SortOperator implements Operator {
     return 1;
   }
 
-  /** Keeps {@code batch} until {@link #finish}. */
+  /** Keeps {@code batch} until {@link #finish}, spilling what it kept when the budget is full. */
   @Override
   public void add(int input, VectorSchemaRoot batch) {
     requireNonNull(batch, "batch is null");
@@ -72,8 +82,10 @@ public final class SortOperator implements Operator {
     }
     if (batch.getRowCount() == 0) {
       batch.close();
-    } else {
+    } else if (spill == null) {
       buffer.add(batch);
+    } else {
+      spill.add(buffer, batch);
     }
   }
 
@@ -82,36 +94,30 @@ public final class SortOperator implements Operator {
   public void finish(int input) {
     checkInput(input);
     finished = true;
-    int rows = buffer.rowCount();
-    if (rows == 0) {
+    if (spill != null && spill.spilled()) {
+      spill.finish(buffer, sink);
       return;
     }
-    long[] refs = buffer.sortedRefs();
-    RowGather gather = buffer.gather(allocator);
-    // Rows still to be emitted per batch: a batch is released as soon as it has none left.
-    int[] remaining = new int[buffer.batchCount()];
-    for (int b = 0; b < remaining.length; b++) {
-      remaining[b] = buffer.batch(b).getRowCount();
+    if (buffer.rowCount() == 0) {
+      return;
     }
-    for (int from = 0; from < rows; from += targetRows) {
-      int count = Math.min(targetRows, rows - from);
-      VectorSchemaRoot out = gather.gather(refs, from, count);
-      for (int i = from; i < from + count; i++) {
-        int batch = PrefixEncoder.batch(refs[i]);
-        if (--remaining[batch] == 0) {
-          buffer.release(batch);
-        }
-      }
+    SortBuffer.Drain drain = buffer.drain(allocator, targetRows);
+    for (VectorSchemaRoot out = drain.next(); out != null; out = drain.next()) {
       sink.accept(out);
     }
-    buffer.clear();
   }
 
   @Override
   public void close() {
     if (!closed) {
       closed = true;
-      buffer.close();
+      try {
+        buffer.close();
+      } finally {
+        if (spill != null) {
+          spill.close();
+        }
+      }
     }
   }
 

@@ -1,0 +1,79 @@
+package dev.quiver.flink.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.flink.catalog.OrdersFiles;
+import dev.quiver.flink.stage.TaskStats;
+import dev.quiver.operators.memory.Allocators;
+import dev.quiver.testing.ArrowLeakCheck;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * ORDER BY over more data than a task's memory budget: the sort spills sorted runs under Flink's
+ * io.tmp.dirs, merges them, gives the same answer as without a budget, reports what it spilled, and
+ * leaves no spill file behind.
+ */
+@ExtendWith(ArrowLeakCheck.class)
+class SpillingQueryTest {
+  private static final String QUERY =
+      "SELECT id, customer, amount, order_date FROM orders ORDER BY amount DESC NULLS LAST, id";
+
+  @TempDir static Path dir;
+  @TempDir static Path tmp;
+  private static Path orders;
+
+  @BeforeAll
+  static void writeOrders() throws Exception {
+    orders = dir.resolve("orders");
+    try (BufferAllocator allocator = Allocators.newChild("write orders")) {
+      OrdersFiles.writeParquet(orders, 4, 25_000, allocator);
+    }
+  }
+
+  @Test
+  void aSortBeyondItsBudgetSpillsAndGivesTheSameAnswer() throws IOException {
+    List<List<Object>> expected;
+    try (QuiverSession session = QuiverSession.builder().parallelism(2).build()) {
+      session.registerTable("orders", orders.toString());
+      expected = session.sql(QUERY).rows();
+    }
+    Configuration flink = new Configuration();
+    flink.set(CoreOptions.TMP_DIRS, tmp.toString());
+    try (QuiverSession session =
+        QuiverSession.builder()
+            .parallelism(2)
+            .taskMemoryBudget(256 << 10)
+            .configuration(flink)
+            .build()) {
+      session.registerTable("orders", orders.toString());
+      List<List<Object>> actual;
+      long spilled;
+      try (SqlResult result = session.sql(QUERY)) {
+        actual = result.rows();
+        spilled =
+            result.taskStats().values().stream()
+                .flatMap(List::stream)
+                .mapToLong(TaskStats.Task::spilledBytes)
+                .sum();
+      }
+      assertThat(actual).hasSize(100_000).containsExactlyElementsOf(expected);
+      assertThat(spilled).isPositive();
+      assertThat(session.explainAnalyze(QUERY)).contains("spilled");
+    }
+    try (Stream<Path> left = Files.walk(tmp)) {
+      assertThat(left.filter(Files::isRegularFile).filter(p -> p.toString().contains("spill")))
+          .isEmpty();
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package dev.quiver.operators.spill;
+
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Where an operator puts what does not fit in its task's memory budget: spill files of Arrow
+ * batches of one schema, written once, read back once, deleted when closed.
+ *
+ * <p>Why an interface here: operators decide <em>when</em> to spill and never import the {@code
+ * state} module that owns the files (or Flink, which owns the directories); the task hands them a
+ * space through {@link dev.quiver.operators.OperatorContext#spillSpace()}. Without one ({@link
+ * #NONE}), an operator whose budget refuses memory fails with {@code MEMORY_BUDGET_EXCEEDED} as
+ * before.
+ *
+ * <pre>
+ *   create(schema) ─► SpillWriter.write(batch)… ─► finish() ─► SpillFile ─► open(allocator)
+ *                                                                 │          └► SpillReader.next()…
+ *                                                                 └► close(): the file is deleted
+ * </pre>
+ *
+ * <p>A space belongs to one task, lives as long as the task and deletes every file it created when
+ * it is closed, also files whose writer or reader was never closed (a failed or cancelled task).
+ * Operators still close what they create as soon as they are done with it, so disk use shrinks
+ * while a task runs. The counters are totals over the space's life, for the task's metrics; they
+ * may be read from another thread.
+ */
+public interface SpillSpace {
+  /** A space that refuses to spill: operators keep today's in-memory behaviour. */
+  SpillSpace NONE = new NoSpillSpace();
+
+  /** Whether {@link #create} can be called; false for {@link #NONE}. */
+  boolean canSpill();
+
+  /**
+   * A new, empty spill file for batches with {@code schema}'s column types, owned by the caller.
+   *
+   * @param purpose a short name of what is spilled (for example {@code "sort-run"}), for file names
+   *     and logs
+   * @throws IllegalStateException when this space {@linkplain #canSpill() cannot spill} or is
+   *     closed
+   */
+  SpillWriter create(Schema schema, String purpose);
+
+  /** Bytes written to spill files so far (as stored, so after compression). */
+  long spilledBytes();
+
+  /** Rows written to spill files so far. */
+  long spilledRows();
+
+  /** Spill files created so far. */
+  long spilledFiles();
+}

@@ -1,0 +1,264 @@
+package dev.quiver.state.spill;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import dev.quiver.operators.spill.SpillSpace;
+import dev.quiver.operators.spill.SpillWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A task's spill files on local disk, as Arrow IPC streams with compressed bodies.
+ *
+ * <pre>
+ *   directories (Flink's io.tmp.dirs)     one directory per space in each, made on first use
+ *   /disk1/flink-io-…/ ─► quiver-spill-&lt;owner&gt;-&lt;random&gt;/000001-sort-run.arrows, 000003-…
+ *   /disk2/flink-io-…/ ─► quiver-spill-&lt;owner&gt;-&lt;random&gt;/000002-sort-run.arrows, …
+ *                         (files go round robin over the directories)
+ * </pre>
+ *
+ * <p>Why the task owns it: a spill file must never outlive its task. Operators close their files as
+ * soon as they have read them back, but a failed or cancelled task may leave writers and readers
+ * open; {@link #close()} closes every one of them, deletes every file this space created and its
+ * directories. Close it after the task's operators are closed (they may still read files until
+ * then) and before the task's allocator is closed (a reader left open still holds a batch).
+ *
+ * <p>The counters are totals over the space's life and may be read from any thread (for metrics).
+ * Creating files and closing them are thread-safe; each writer and reader is used by one thread.
+ */
+public final class FileSpillSpace implements SpillSpace, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FileSpillSpace.class);
+  private static final int NAME_MAX = 48;
+
+  private final List<Path> roots;
+  private final String owner;
+  private final SpillCompression compression;
+  private final String directoryName;
+  private final Path[] directories; // per root, made on first use
+  private final Map<Path, AutoCloseable> live = new LinkedHashMap<>(); // file -> writer or file
+  private final AtomicLong bytes = new AtomicLong();
+  private final AtomicLong rows = new AtomicLong();
+  private final AtomicLong files = new AtomicLong();
+  private long sequence;
+  private boolean closed;
+
+  /**
+   * A space spilling under {@code roots} (for example Flink's {@code io.tmp.dirs}, which must
+   * exist) for the task {@code owner}, with {@code compression}.
+   */
+  public FileSpillSpace(List<Path> roots, String owner, SpillCompression compression) {
+    requireNonNull(roots, "roots is null");
+    if (roots.isEmpty()) {
+      throw new IllegalArgumentException("a spill space needs at least one directory");
+    }
+    this.roots = List.copyOf(roots);
+    this.owner = requireNonNull(owner, "owner is null");
+    this.compression = requireNonNull(compression, "compression is null");
+    this.directoryName =
+        "quiver-spill-"
+            + safeName(owner)
+            + "-"
+            + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
+    this.directories = new Path[this.roots.size()];
+  }
+
+  /** A space with the {@linkplain SpillCompression#DEFAULT default compression}. */
+  public FileSpillSpace(List<Path> roots, String owner) {
+    this(roots, owner, SpillCompression.DEFAULT);
+  }
+
+  @Override
+  public synchronized boolean canSpill() {
+    return !closed;
+  }
+
+  @Override
+  public SpillWriter create(Schema schema, String purpose) {
+    requireNonNull(schema, "schema is null");
+    requireNonNull(purpose, "purpose is null");
+    Path file;
+    synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException("spill space of " + owner + " is closed");
+      }
+      long number = ++sequence;
+      Path directory = directory((int) ((number - 1) % roots.size()));
+      file = directory.resolve(String.format("%06d-%s.arrows", number, safeName(purpose)));
+    }
+    FileSpillWriter writer = new FileSpillWriter(this, file, schema, compression.newCodec());
+    files.incrementAndGet();
+    LOG.debug("{} spills {} to {}", owner, purpose, file);
+    return writer;
+  }
+
+  @Override
+  public long spilledBytes() {
+    return bytes.get();
+  }
+
+  @Override
+  public long spilledRows() {
+    return rows.get();
+  }
+
+  @Override
+  public long spilledFiles() {
+    return files.get();
+  }
+
+  /** The compression new files are written with. */
+  public SpillCompression compression() {
+    return compression;
+  }
+
+  /** Files created and not deleted yet. */
+  public synchronized int liveFiles() {
+    return live.size();
+  }
+
+  /** The directories this space made (one per root it used), for tests and logs. */
+  public synchronized List<Path> directories() {
+    List<Path> made = new ArrayList<>();
+    for (Path directory : directories) {
+      if (directory != null) {
+        made.add(directory);
+      }
+    }
+    return made;
+  }
+
+  /**
+   * Closes every writer, file and reader still open and deletes every file and directory this space
+   * made. Idempotent; afterwards {@link #create} fails.
+   */
+  @Override
+  public void close() {
+    List<AutoCloseable> open;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      open = new ArrayList<>(live.values());
+    }
+    RuntimeException failure = null;
+    for (AutoCloseable handle : open) {
+      try {
+        handle.close(); // deletes its file and unregisters it
+      } catch (Exception e) {
+        failure = chain(failure, e);
+      }
+    }
+    for (Path directory : directories()) {
+      try {
+        deleteTree(directory);
+      } catch (IOException | RuntimeException e) {
+        failure = chain(failure, e);
+      }
+    }
+    if (files.get() > 0) {
+      LOG.info(
+          "{} spilled {} rows in {} files, {} bytes ({})",
+          owner,
+          rows.get(),
+          files.get(),
+          bytes.get(),
+          compression);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "FileSpillSpace[" + owner + ", " + roots + ", " + compression + "]";
+  }
+
+  /** Tracks {@code file}'s current handle; fails once the space is closed. */
+  synchronized void register(Path file, AutoCloseable handle) {
+    if (closed) {
+      throw new IllegalStateException("spill space of " + owner + " is closed");
+    }
+    live.put(file, handle);
+  }
+
+  synchronized void unregister(Path file) {
+    live.remove(file);
+  }
+
+  void written(long batchRows, long batchBytes) {
+    rows.addAndGet(batchRows);
+    bytes.addAndGet(batchBytes);
+  }
+
+  String owner() {
+    return owner;
+  }
+
+  static QuiverException writeFailed(Path file, IOException cause) {
+    return new QuiverException(
+        ErrorCode.FILE_WRITE_FAILED,
+        "cannot write spill file "
+            + file
+            + ": "
+            + cause
+            + "; give the task's temporary directories (io.tmp.dirs) more room or the task more"
+            + " memory",
+        cause);
+  }
+
+  private Path directory(int root) {
+    if (directories[root] == null) {
+      Path directory = roots.get(root).resolve(directoryName);
+      try {
+        Files.createDirectories(directory);
+      } catch (IOException e) {
+        throw writeFailed(directory, e);
+      }
+      directories[root] = directory;
+    }
+    return directories[root];
+  }
+
+  private static void deleteTree(Path directory) throws IOException {
+    if (!Files.exists(directory)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(directory)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+
+  private static RuntimeException chain(RuntimeException failure, Exception e) {
+    RuntimeException next =
+        e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
+    if (failure == null) {
+      return next;
+    }
+    failure.addSuppressed(next);
+    return failure;
+  }
+
+  /** {@code name} with only file-name-safe characters, at most {@value #NAME_MAX} of them. */
+  static String safeName(String name) {
+    String safe = name.replaceAll("[^A-Za-z0-9._-]+", "_");
+    return safe.length() <= NAME_MAX ? safe : safe.substring(0, NAME_MAX);
+  }
+}
