@@ -10,7 +10,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** Where queries run: {@code --parallelism N}, {@code --cluster HOST:PORT}. */
+/**
+ * Where queries run: {@code --parallelism N}, {@code --cluster HOST:PORT} and the {@code --jar}
+ * shipped to that cluster.
+ */
 final class SessionOptions {
   @Spec(Spec.Target.MIXEE)
   CommandSpec spec;
@@ -26,6 +29,14 @@ final class SessionOptions {
               + " quiver.jar with each job (files must be at the same paths there). Default: a"
               + " MiniCluster in this process.")
   HostPort cluster;
+
+  @Option(
+      names = "--jar",
+      paramLabel = "FILE",
+      description =
+          "With --cluster: the jar shipped with each job instead of the running quiver.jar, e.g."
+              + " examples/target/quiver-job.jar (Quiver without Flink, which the cluster has).")
+  Path jar;
 
   @Option(
       names = {"-p", "--parallelism"},
@@ -46,9 +57,21 @@ final class SessionOptions {
       builder.parallelism(parallelism);
     }
     if (cluster != null) {
-      builder.remote(cluster.host(), cluster.port(), runningJar().toString());
+      builder.remote(cluster.host(), cluster.port(), jarToShip().toString());
+    } else if (jar != null) {
+      throw new ParameterException(spec.commandLine(), "--jar is only used with --cluster");
     }
     return builder.build();
+  }
+
+  private Path jarToShip() {
+    if (jar == null) {
+      return runningJar();
+    }
+    if (!Files.isRegularFile(jar)) {
+      throw new CliException("--jar " + jar + ": no such file");
+    }
+    return jar.toAbsolutePath();
   }
 
   /** The jar this code runs from, which a remote cluster needs to run Quiver's operators. */
@@ -64,7 +87,8 @@ final class SessionOptions {
       throw new CliException(
           "--cluster ships the running quiver.jar to the cluster, but Quiver runs from "
               + location
-              + ": run it as java -jar examples/target/quiver.jar (or ./quiver)");
+              + ": run it as java -jar examples/target/quiver.jar (or ./quiver), or name the jar"
+              + " with --jar");
     }
     return location;
   }

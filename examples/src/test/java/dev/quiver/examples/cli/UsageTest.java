@@ -92,6 +92,17 @@ class UsageTest {
   }
 
   @Test
+  void theJarToShipIsNamedWithJar(@TempDir Path dir) {
+    Cli.Run alone = Cli.run("sql", "--jar", "quiver-job.jar", "SELECT 1");
+    assertThat(alone.status()).isEqualTo(2);
+    assertThat(alone.err()).startsWith("quiver: --jar is only used with --cluster");
+    Path missing = dir.resolve("missing.jar");
+    Cli.Run run = Cli.run("sql", "--cluster", "localhost:8081", "--jar", missing.toString(), "x");
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(run.err()).isEqualTo("quiver: --jar " + missing + ": no such file\n");
+  }
+
+  @Test
   void tpchQueryLists() {
     assertThat(TpchRunCommand.parseQueries("all")).hasSize(22);
     assertThat(TpchRunCommand.parseQueries("6, 1,3-5,3")).containsExactly(1, 3, 4, 5, 6);

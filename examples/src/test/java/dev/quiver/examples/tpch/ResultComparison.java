@@ -19,10 +19,10 @@ import java.util.List;
  * decimal (DuckDB's AVG of a decimal is a double, Calcite's a decimal), the double rounded to the
  * decimal's scale must equal the decimal, give or take one unit in its last place.
  */
-final class ResultComparison {
+public final class ResultComparison {
   private ResultComparison() {}
 
-  static List<List<Object>> rows(ResultSet rs) throws SQLException {
+  public static List<List<Object>> rows(ResultSet rs) throws SQLException {
     ResultSetMetaData meta = rs.getMetaData();
     List<List<Object>> rows = new ArrayList<>();
     while (rs.next()) {
@@ -35,7 +35,7 @@ final class ResultComparison {
     return rows;
   }
 
-  static List<List<Object>> normalize(List<List<Object>> rows) {
+  public static List<List<Object>> normalize(List<List<Object>> rows) {
     List<List<Object>> out = new ArrayList<>();
     for (List<Object> row : rows) {
       List<Object> copy = new ArrayList<>();
@@ -67,7 +67,7 @@ final class ResultComparison {
   }
 
   /** The first difference, or null when both results agree. */
-  static String difference(List<List<Object>> expected, List<List<Object>> actual) {
+  public static String difference(List<List<Object>> expected, List<List<Object>> actual) {
     if (expected.size() != actual.size()) {
       return "expected " + expected.size() + " rows but got " + actual.size() + sample(actual);
     }

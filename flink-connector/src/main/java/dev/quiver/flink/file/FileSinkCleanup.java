@@ -3,10 +3,12 @@ package dev.quiver.flink.file;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.JobListener;
+import org.apache.flink.util.FlinkRuntimeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,14 +41,21 @@ final class FileSinkCleanup implements JobListener {
     last = client.getJobID();
     if (job == null) {
       job = last;
-      client
-          .getJobExecutionResult()
-          .whenComplete(
-              (result, error) -> {
-                if (error != null) {
-                  delete();
-                }
-              });
+      CompletableFuture<JobExecutionResult> result;
+      try {
+        result = client.getJobExecutionResult();
+      } catch (FlinkRuntimeException e) {
+        // A web (REST) submission runs main() in the JobManager, whose job client cannot follow
+        // the job: nobody here can clean up after a failure, as after any detached submission.
+        LOG.info("job {}: a failed run would keep its staged files ({})", job, e.getMessage());
+        return;
+      }
+      result.whenComplete(
+          (done, error) -> {
+            if (error != null) {
+              delete();
+            }
+          });
     }
   }
 

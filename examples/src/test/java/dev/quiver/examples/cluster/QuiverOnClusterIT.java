@@ -1,0 +1,229 @@
+package dev.quiver.examples.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.quiver.examples.cli.QuiverCommand;
+import dev.quiver.examples.tpch.ResultComparison;
+import dev.quiver.examples.tpch.TpchGenerator;
+import dev.quiver.examples.tpch.TpchQueries;
+import dev.quiver.flink.file.FileFormat;
+import dev.quiver.flink.session.QuiverSession;
+import io.trino.tpch.TpchTable;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestWatcher;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Quiver on a real Flink cluster: a standalone session cluster of three JVMs on the loopback
+ * interface (a JobManager and two TaskManagers of two slots, {@link StandaloneCluster}) whose class
+ * path holds Flink and nothing of Quiver, so every Quiver class a task runs comes from the jar
+ * shipped with its job. Over TPC-H SF 0.01 it runs
+ *
+ * <ul>
+ *   <li>Q10 (broadcast joins, a hash shuffle, an ordered merge) as {@code quiver-job.jar} submitted
+ *       through the REST API the way a user without Flink's client would: the job writes its result
+ *       as CSV itself;
+ *   <li>Q3 with the command line, {@code quiver sql --cluster}, shipping {@code quiver-job.jar};
+ * </ul>
+ *
+ * and compares both results with DuckDB's answers. Needs {@code target/quiver-job.jar}, so it runs
+ * in Maven's integration-test phase ({@code mvn verify}).
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class QuiverOnClusterIT {
+  private static final int PARALLELISM = 2;
+  private static final Duration CLUSTER_START = Duration.ofSeconds(90);
+  private static final Duration JOB_RUN = Duration.ofSeconds(90);
+
+  @TempDir static Path dir;
+  private static Path jobJar;
+  private static Path data;
+  private static StandaloneCluster cluster;
+  private static Connection duckdb;
+
+  @RegisterExtension
+  static final TestWatcher CLUSTER_LOGS =
+      new TestWatcher() {
+        @Override
+        public void testFailed(ExtensionContext context, Throwable cause) {
+          if (cluster != null) {
+            System.err.println("Flink cluster logs:\n" + cluster.logTails());
+          }
+        }
+      };
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    jobJar = Path.of(System.getProperty("quiver.job.jar", "target/quiver-job.jar"));
+    assertThat(jobJar)
+        .as("the job jar; build it with mvn package -pl examples (mvn verify runs this test)")
+        .isRegularFile();
+    cluster = StandaloneCluster.start(dir.resolve("cluster"), 2, 2);
+    // While the cluster starts: the data, and DuckDB's views of it.
+    data = dir.resolve("tpch");
+    new TpchGenerator(data, 0.01, FileFormat.PARQUET, 2, 20_000).generate();
+    duckdb = DriverManager.getConnection("jdbc:duckdb:");
+    try (Statement statement = duckdb.createStatement()) {
+      for (TpchTable<?> table : TpchTable.getTables()) {
+        String name = table.getTableName();
+        statement.execute(
+            "create view "
+                + name
+                + " as select * from read_parquet('"
+                + data.resolve(name).resolve("*.parquet")
+                + "')");
+      }
+    }
+    cluster.awaitSlots(4, CLUSTER_START);
+  }
+
+  @AfterAll
+  static void stopCluster() throws SQLException {
+    try {
+      if (duckdb != null) {
+        duckdb.close();
+      }
+    } finally {
+      if (cluster != null) {
+        cluster.close();
+      }
+    }
+  }
+
+  @Test
+  void theClusterHasFlinkButNotQuiver() {
+    List<String> classPath = StandaloneCluster.classPath();
+    assertThat(classPath).anyMatch(jar -> jar.contains("flink-runtime-2"));
+    assertThat(classPath)
+        .noneMatch(jar -> jar.contains("quiver"))
+        .noneMatch(jar -> jar.contains("arrow"))
+        .noneMatch(jar -> jar.contains("calcite"))
+        .noneMatch(jar -> jar.contains("duckdb"));
+  }
+
+  @Test
+  void theJobJarSubmittedThroughRestWritesQ10() throws Exception {
+    String sql = TpchQueries.text(10);
+    try (QuiverSession local = QuiverSession.builder().parallelism(PARALLELISM).build()) {
+      local.registerDirectory(data); // as the job does: planning only, nothing runs here
+      assertThat(local.explain(sql)).contains("SHUFFLE").contains("BROADCAST").contains("MERGE");
+    }
+    Path out = dir.resolve("job-out").resolve("q10");
+    FlinkRest rest = cluster.rest();
+    String jar = rest.uploadJar(jobJar);
+    String job =
+        rest.runJar(
+            jar,
+            List.of(
+                "--sql", sql,
+                "--catalog", data.toString(),
+                "--output", out.toString(),
+                "--format", "csv",
+                "--parallelism", String.valueOf(PARALLELISM)));
+    JsonNode ended = rest.awaitJob(job, JOB_RUN);
+    assertThat(ended.path("state").asText()).as(rest.failure(job)).isEqualTo("FINISHED");
+    assertThat(rest.taskManagersOf(job)).as("TaskManagers that ran tasks of the job").hasSize(2);
+    rest.deleteJar(jar);
+
+    // ORDER BY: the final stage is one merging task, so one part holds the whole result.
+    assertThat(list(out)).containsExactly("part-00000.csv");
+    assertSameAsDuckDb(10, out.resolve("part-00000.csv"));
+  }
+
+  @Test
+  void theJobJarRunWithFlinkRunWritesQ5AsParquet() throws Exception {
+    Path out = dir.resolve("flink-run-out").resolve("q05");
+    StandaloneCluster.ClientRun run =
+        cluster.flink(
+            JOB_RUN,
+            "run",
+            jobJar.toString(),
+            "--sql",
+            TpchQueries.text(5),
+            "--catalog",
+            data.toString(),
+            "--output",
+            out.toString(),
+            "--format",
+            "parquet",
+            "--parallelism",
+            String.valueOf(PARALLELISM));
+    assertThat(run.status()).as(run.output()).isZero();
+    // Attached: main returned when the job had ended, and said so.
+    assertThat(run.output()).contains("quiver-job: job ").contains("finished in");
+
+    assertThat(list(out)).containsExactly("part-00000.parquet");
+    List<List<Object>> expected = duckDb(TpchQueries.text(5));
+    List<List<Object>> actual = duckDb("select * from read_parquet('" + out + "/*.parquet')");
+    assertThat(ResultComparison.difference(expected, actual)).as("q5").isNull();
+  }
+
+  @Test
+  void theCommandLineRunsQ3OnTheCluster() throws Exception {
+    Path out = dir.resolve("cli-out").resolve("q03.csv");
+    StringWriter stdout = new StringWriter();
+    StringWriter stderr = new StringWriter();
+    int status =
+        QuiverCommand.commandLine(new PrintWriter(stdout), new PrintWriter(stderr))
+            .execute(
+                "sql",
+                "--cluster",
+                "127.0.0.1:" + cluster.restPort(),
+                "--jar",
+                jobJar.toString(),
+                "--catalog",
+                data.toString(),
+                "--parallelism",
+                String.valueOf(PARALLELISM),
+                "--format",
+                "csv",
+                "--output",
+                out.toString(),
+                TpchQueries.text(3));
+    assertThat(status).as(stderr.toString()).isZero();
+    assertSameAsDuckDb(3, out);
+  }
+
+  private static void assertSameAsDuckDb(int query, Path csv) throws SQLException {
+    List<List<Object>> expected = duckDb(TpchQueries.text(query));
+    assertThat(expected).as("DuckDB's answer to q%d", query).isNotEmpty();
+    List<List<Object>> actual = CsvAnswers.read(duckdb, csv, expected);
+    assertThat(ResultComparison.difference(expected, actual)).as("q%d", query).isNull();
+  }
+
+  private static List<List<Object>> duckDb(String sql) throws SQLException {
+    try (Statement statement = duckdb.createStatement();
+        ResultSet rs = statement.executeQuery(sql)) {
+      return ResultComparison.rows(rs);
+    }
+  }
+
+  private static List<String> list(Path directory) {
+    try (Stream<Path> entries = Files.list(directory)) {
+      return entries.map(p -> p.getFileName().toString()).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
