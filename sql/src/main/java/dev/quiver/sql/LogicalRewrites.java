@@ -39,7 +39,6 @@ final class LogicalRewrites {
           CoreRules.MARK_TO_SEMI_OR_ANTI_JOIN_RULE,
           CoreRules.FILTER_INTO_JOIN,
           CoreRules.JOIN_CONDITION_PUSH,
-          CoreRules.JOIN_PUSH_TRANSITIVE_PREDICATES,
           CoreRules.FILTER_PROJECT_TRANSPOSE,
           CoreRules.FILTER_AGGREGATE_TRANSPOSE,
           CoreRules.FILTER_MERGE,
@@ -69,6 +68,8 @@ final class LogicalRewrites {
           CoreRules.PROJECT_MERGE,
           CoreRules.PROJECT_REMOVE);
 
+  private static final int MATCH_LIMIT = 20_000;
+
   private LogicalRewrites() {}
 
   static RelNode apply(RelNode rel) {
@@ -86,7 +87,9 @@ final class LogicalRewrites {
   }
 
   private static RelNode run(RelNode rel, List<RelOptRule> rules) {
-    HepProgramBuilder program = new HepProgramBuilder().addMatchOrder(HepMatchOrder.BOTTOM_UP);
+    // A bound on rule firings: a rule pair that undoes each other must end in a plan, not a hang.
+    HepProgramBuilder program =
+        new HepProgramBuilder().addMatchOrder(HepMatchOrder.BOTTOM_UP).addMatchLimit(MATCH_LIMIT);
     program.addRuleCollection(rules);
     HepPlanner planner = new HepPlanner(program.build());
     planner.setRoot(rel);

@@ -15,6 +15,8 @@ import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.node.TableSource;
 import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.type.SqlType;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptUtil;
@@ -251,7 +253,14 @@ final class RelTranslator {
           throw Errors.unsupported("VALUES entry " + tuple.get(i));
         }
         Object v = literal.value();
-        if (v != null && !literal.sqlType().equals(columns.get(i).type())) {
+        SqlType columnType = columns.get(i).type();
+        if (v instanceof BigDecimal decimal
+            && columnType.kind() == SqlType.Kind.DECIMAL
+            && literal.sqlType().kind() == SqlType.Kind.DECIMAL) {
+          // The literal's own precision comes from its digits (1.50 is DECIMAL(3,2)); the column's
+          // type is what the query asked for, and the value fits it exactly or not at all.
+          v = decimal.setScale(columnType.scale(), RoundingMode.UNNECESSARY);
+        } else if (v != null && !literal.sqlType().equals(columnType)) {
           throw Errors.unsupported(
               "VALUES entry "
                   + tuple.get(i)

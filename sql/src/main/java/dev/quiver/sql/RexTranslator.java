@@ -82,6 +82,21 @@ final class RexTranslator {
         return like(call);
       case EXTRACT:
         return extract(call);
+      case TRIM:
+        return trim(call);
+      case IS_TRUE:
+        // x IS TRUE: TRUE only for TRUE; never NULL.
+        return Exprs.call(ScalarFunction.COALESCE, operand(call, 0), Exprs.lit(false));
+      case IS_NOT_TRUE:
+        return Exprs.not(Exprs.call(ScalarFunction.COALESCE, operand(call, 0), Exprs.lit(false)));
+      case IS_FALSE:
+        return Exprs.call(ScalarFunction.COALESCE, Exprs.not(operand(call, 0)), Exprs.lit(false));
+      case IS_NOT_FALSE:
+        return Exprs.call(ScalarFunction.COALESCE, operand(call, 0), Exprs.lit(true));
+      case IS_NOT_DISTINCT_FROM:
+        return notDistinct(operand(call, 0), operand(call, 1));
+      case IS_DISTINCT_FROM:
+        return Exprs.not(notDistinct(operand(call, 0), operand(call, 1)));
       default:
         return Exprs.call(function(call), operands(call));
     }
@@ -149,6 +164,33 @@ final class RexTranslator {
       default:
         throw Errors.unsupported("function " + call.getOperator().getName() + " in " + call);
     }
+  }
+
+  private Expr operand(RexCall call, int i) {
+    return translate(call.getOperands().get(i));
+  }
+
+  /**
+   * {@code a IS NOT DISTINCT FROM b}: equality where NULL equals NULL, never NULL itself: {@code
+   * CASE WHEN a IS NULL THEN b IS NULL WHEN b IS NULL THEN FALSE ELSE a = b END}.
+   */
+  private static Expr notDistinct(Expr a, Expr b) {
+    return Exprs.caseWhen(
+        Exprs.call(ScalarFunction.EQUAL, a, b),
+        Exprs.when(Exprs.call(ScalarFunction.IS_NULL, a), Exprs.call(ScalarFunction.IS_NULL, b)),
+        Exprs.when(Exprs.call(ScalarFunction.IS_NULL, b), Exprs.lit(false)));
+  }
+
+  /** {@code TRIM([BOTH|LEADING|TRAILING] chars FROM s)}: Calcite passes (flag, chars, s). */
+  private Expr trim(RexCall call) {
+    String flag = String.valueOf(((RexLiteral) call.getOperands().get(0)).getValue());
+    ScalarFunction function =
+        switch (flag.toUpperCase(java.util.Locale.ROOT)) {
+          case "LEADING" -> ScalarFunction.TRIM_LEADING;
+          case "TRAILING" -> ScalarFunction.TRIM_TRAILING;
+          default -> ScalarFunction.TRIM_BOTH;
+        };
+    return Exprs.call(function, operand(call, 2), operand(call, 1));
   }
 
   private Expr caseWhen(RexCall call) {

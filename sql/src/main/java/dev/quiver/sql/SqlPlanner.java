@@ -7,7 +7,7 @@ import java.util.List;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlNode;
@@ -91,16 +91,27 @@ public final class SqlPlanner {
         .parserConfig(
             SqlParser.config()
                 .withParserFactory(SqlBabelParserImpl.FACTORY)
-                .withConformance(SqlConformanceEnum.DEFAULT)
+                // Standard SQL plus a % b (LENIENT's other additions: GROUP BY an alias or an
+                // ordinal).
+                .withConformance(SqlConformanceEnum.LENIENT)
                 .withCaseSensitive(false)
                 .withUnquotedCasing(Casing.UNCHANGED)
                 .withQuotedCasing(Casing.UNCHANGED))
         .defaultSchema(schema)
+        // CASE / UNION over string literals of different lengths is VARCHAR, not padded CHAR:
+        // CASE WHEN .. THEN 'no a' ELSE 'a' END yields 'a', as in PostgreSQL and DuckDB.
+        .typeSystem(
+            new RelDataTypeSystemImpl() {
+              @Override
+              public boolean shouldConvertRaggedUnionTypesToVarying() {
+                return true;
+              }
+            })
         // No implicit casts between type families: SUM(a VARCHAR) is a type error here, not a
         // runtime failure on the first non-numeric string.
         .sqlValidatorConfig(SqlValidator.Config.DEFAULT.withTypeCoercionEnabled(false))
         // The reduce rules fold constants only when the cluster's planner has an executor.
-        .executor(RexUtil.EXECUTOR)
+        .executor(FoldingExecutor.INSTANCE)
         .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false))
         .build();
   }

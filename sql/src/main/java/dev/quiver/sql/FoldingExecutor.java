@@ -1,0 +1,74 @@
+package dev.quiver.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexExecutor;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.rex.RexVisitorImpl;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Calcite's constant folding, except for the casts whose result Calcite computes differently from
+ * Quiver's kernels: to a string (Calcite prints {@code TRUE} and {@code .05}, Quiver {@code true}
+ * and {@code 0.05}) and from a fractional number to an integer (Calcite truncates, Quiver rounds
+ * half away from zero). Those stay in the plan and are evaluated by the kernels, so a constant
+ * gives the same answer as a column holding the same value.
+ */
+final class FoldingExecutor implements RexExecutor {
+  static final FoldingExecutor INSTANCE = new FoldingExecutor();
+
+  private FoldingExecutor() {}
+
+  @Override
+  public void reduce(RexBuilder rexBuilder, List<RexNode> constExps, List<RexNode> reducedValues) {
+    List<RexNode> foldable = new ArrayList<>();
+    for (RexNode expression : constExps) {
+      if (!keepsUnfolded(expression)) {
+        foldable.add(expression);
+      }
+    }
+    List<RexNode> folded = new ArrayList<>();
+    RexUtil.EXECUTOR.reduce(rexBuilder, foldable, folded);
+    int next = 0;
+    for (RexNode expression : constExps) {
+      reducedValues.add(keepsUnfolded(expression) ? expression : folded.get(next++));
+    }
+  }
+
+  private static boolean keepsUnfolded(RexNode expression) {
+    Boolean found =
+        expression.accept(
+            new RexVisitorImpl<Boolean>(true) {
+              @Override
+              public Boolean visitCall(RexCall call) {
+                if (call.getKind() == SqlKind.CAST && differs(call)) {
+                  return true;
+                }
+                for (RexNode operand : call.getOperands()) {
+                  if (Boolean.TRUE.equals(operand.accept(this))) {
+                    return true;
+                  }
+                }
+                return false;
+              }
+            });
+    return Boolean.TRUE.equals(found);
+  }
+
+  private static boolean differs(RexCall cast) {
+    SqlTypeName to = cast.getType().getSqlTypeName();
+    SqlTypeName from = cast.getOperands().get(0).getType().getSqlTypeName();
+    if (SqlTypeFamily.CHARACTER.getTypeNames().contains(to)
+        && !SqlTypeFamily.CHARACTER.getTypeNames().contains(from)) {
+      return true;
+    }
+    boolean toInteger = SqlTypeName.INT_TYPES.contains(to);
+    boolean fromFraction = from == SqlTypeName.DECIMAL || SqlTypeName.APPROX_TYPES.contains(from);
+    return toInteger && fromFraction;
+  }
+}
