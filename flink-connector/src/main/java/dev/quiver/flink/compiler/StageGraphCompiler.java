@@ -80,8 +80,8 @@ public final class StageGraphCompiler {
 
   /**
    * The same compiler giving every stage task a memory budget of {@code bytes} for the Arrow data
-   * its operators hold: a sort beyond it spills to the task manager's temp directories; operators
-   * that cannot spill yet fail with MEMORY_BUDGET_EXCEEDED.
+   * its operators hold: sorts and hash aggregations beyond it spill to the task manager's temp
+   * directories; a hash join's build side cannot spill yet and fails with MEMORY_BUDGET_EXCEEDED.
    */
   public StageGraphCompiler withTaskMemoryBudget(long bytes) {
     return new StageGraphCompiler(compression, scans, bytes);

@@ -21,8 +21,12 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * slots), unless the configuration says {@code taskmanager.numberOfTaskSlots}. Its REST endpoint
  * binds a free port unless the configuration names one, so that sessions, test runs and other users
  * of the machine never collide on 8081.
+ *
+ * <p>Public for programs that run other Flink jobs beside Quiver's on the same kind of cluster (the
+ * TPC-H benchmark runs Flink SQL on one): {@link #environment()} gives a BATCH environment whose
+ * jobs go to this cluster.
  */
-final class LocalCluster implements SessionCluster {
+public final class LocalCluster implements SessionCluster {
   private final Configuration clusterConfiguration;
   private final Configuration jobConfiguration;
   private final int slots;
@@ -43,7 +47,7 @@ final class LocalCluster implements SessionCluster {
    *
    * @param parallelism the default number of slots
    */
-  static LocalCluster create(Configuration configuration, int parallelism) {
+  public static LocalCluster create(Configuration configuration, int parallelism) {
     requireNonNull(configuration, "configuration is null");
     Configuration clusterConfiguration = new Configuration(configuration);
     if (!clusterConfiguration.contains(RestOptions.BIND_PORT)

@@ -16,6 +16,13 @@ interface Accumulator {
   /** Makes room for groups {@code [0, groups)}; new groups start empty. */
   void ensureGroups(int groups);
 
+  /**
+   * Reserves what folding {@code rows} values of {@code values} (arguments, or the first state
+   * column) could add beyond the group arrays, so that the fold itself reserves nothing. Only
+   * accumulators that keep variable-size values need it.
+   */
+  default void reserveValues(FieldVector values, int rows) {}
+
   /** Folds the argument values of rows {@code [0, rows)} into their groups (SINGLE, PARTIAL). */
   void addInput(FieldVector argument, int[] groupIds, int rows);
 

@@ -10,6 +10,7 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -19,7 +20,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * argument) pairs seen so far; only the first row of each pair reaches the call's accumulator.
  *
  * <pre>
- *   rows ─► (group id, x) ─► pair table ─► new pair? ─yes─► gather those rows ─► accumulator
+ *   insert: rows ─► (group id, x) ─► pair table ─► new pair? ─yes─► remember the row
+ *   feed: the remembered rows, gathered ─► accumulator
  * </pre>
  *
  * A NULL argument forms a pair too, but the accumulator skips it like any NULL.
@@ -37,6 +39,7 @@ final class DistinctFilter implements AutoCloseable {
   private int[] rows = new int[0];
   private int[] groups = new int[0];
   private boolean[] claimed = new boolean[0];
+  private int fresh; // rows of the last insert whose pair was new
 
   DistinctFilter(
       Field argument,
@@ -49,10 +52,29 @@ final class DistinctFilter implements AutoCloseable {
     this.reservation = reservation;
   }
 
-  /** Feeds the rows whose (group, argument) pair is new to {@code accumulator}. */
-  void addInput(FieldVector argument, int[] groupIds, int rowCount, Accumulator accumulator) {
+  /** The distinct (group, argument) pairs seen so far. */
+  int pairCount() {
+    return pairs.groupCount();
+  }
+
+  /** Pairs {@code [from, from + count)} as a new batch: group id (int32), argument. */
+  VectorSchemaRoot pairs(int from, int count) {
+    return pairs.keys(from, count, allocator);
+  }
+
+  /** Forgets the pairs from {@code count} on (the newest): undoes an {@link #insert}. */
+  void truncate(int count) {
+    pairs.truncate(count);
+    fresh = 0;
+  }
+
+  /**
+   * Adds the pairs of rows {@code [0, rowCount)} and remembers the rows whose pair is new, for
+   * {@link #feed}. All or nothing, like {@link GroupTable#insert}.
+   */
+  void insert(FieldVector argument, int[] groupIds, int rowCount) {
     ensureCapacity(rowCount);
-    int fresh;
+    fresh = 0;
     try (IntVector groupColumn = new IntVector(GROUP, allocator)) {
       groupColumn.allocateNew(rowCount);
       ArrowBuf data = groupColumn.getDataBuffer();
@@ -66,16 +88,21 @@ final class DistinctFilter implements AutoCloseable {
       int before = pairs.groupCount();
       pairs.insert(keys, rowCount, hashes, pairIds);
       Arrays.fill(claimed, 0, pairs.groupCount() - before, false);
-      fresh = 0;
+      int count = 0;
       for (int i = 0; i < rowCount; i++) {
         int pair = pairIds[i] - before;
         if (pair >= 0 && !claimed[pair]) {
           claimed[pair] = true;
-          rows[fresh] = i;
-          groups[fresh++] = groupIds[i];
+          rows[count] = i;
+          groups[count++] = groupIds[i];
         }
       }
+      fresh = count;
     }
+  }
+
+  /** Folds the rows of the last {@link #insert} whose pair was new into {@code accumulator}. */
+  void feed(FieldVector argument, Accumulator accumulator) {
     if (fresh > 0) {
       try (FieldVector distinct = Take.take(argument, rows, fresh, allocator)) {
         accumulator.addInput(distinct, groups, fresh);

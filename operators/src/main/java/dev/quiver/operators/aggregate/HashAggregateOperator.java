@@ -2,20 +2,19 @@ package dev.quiver.operators.aggregate;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.hash.GroupTable;
-import dev.quiver.operators.hash.VectorHasher;
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateMode;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.apache.arrow.util.AutoCloseables;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -37,23 +36,37 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * into a two-level aggregate (PARTIAL/FINAL grouped by keys and x, then a count grouped by the
  * keys). PARTIAL and FINAL reject DISTINCT calls at construction.
  *
- * <p>Output is emitted when the input finishes, in batches of at most {@link
- * OperatorContext#targetBatchRows()} rows. Everything kept across calls (hash table, accumulator
- * arrays, scratch) is reserved in the context's budget; exceeding it fails with
- * MEMORY_BUDGET_EXCEEDED naming this operator. Not thread-safe.
+ * <p>Output batches have at most {@link OperatorContext#targetBatchRows()} rows. Everything kept
+ * across calls (hash table, accumulator arrays, scratch) is reserved in the context's budget before
+ * a batch changes it ({@link GroupStates}). Without a {@linkplain OperatorContext#spillSpace()
+ * spill space}, a batch the budget cannot take even one row at a time fails with
+ * MEMORY_BUDGET_EXCEEDED naming this operator, and all output is emitted at finish. With one, a
+ * grouped aggregate whose budget refuses a batch makes room instead:
+ *
+ * <ul>
+ *   <li>PARTIAL emits its groups' partial states at once and starts afresh (no disk): a partial
+ *       aggregate may emit a group more than once, the FINAL after the shuffle merges them.
+ *   <li>FINAL and SINGLE spill their groups' states (and DISTINCT pairs) to hash partitions ({@link
+ *       SpillingGroups}) and start afresh; {@link #finish} merges partition by partition and emits
+ *       each group once, with the same values as in memory (float sums aside, whose addition order
+ *       differs) in full batches ({@link SpillMerge}).
+ * </ul>
+ *
+ * A global aggregate holds one group and never spills; its DISTINCT values cannot spill (there are
+ * no keys to partition them by) and fail with MEMORY_BUDGET_EXCEEDED. Spill files are deleted once
+ * read, and by {@link #close} whatever happened. Not thread-safe.
  */
 public final class HashAggregateOperator implements Operator {
   private final OperatorContext context;
   private final BatchSink sink;
   private final AggregateLayout layout;
-  private final List<AggregateCall> calls;
   private final String description;
-  private final Reservation reservation;
-  private final Accumulator[] accumulators;
-  private final DistinctFilter[] distinctFilters; // per call, null where not DISTINCT
-  private GroupTable table; // null without group keys
-  private long[] hashes = new long[0];
-  private int[] groupIds = new int[0];
+  private final Feed feed;
+  private final GroupStates groups;
+  private final GroupFeeder feeder;
+  private final boolean globalDistinct; // DISTINCT calls without group keys: cannot spill
+  private SpillingGroups spill; // FINAL, SINGLE: made at the first spill
+  private long spills; // FINAL, SINGLE: spills; PARTIAL: early emissions
   private boolean finished;
   private boolean closed;
 
@@ -73,39 +86,20 @@ public final class HashAggregateOperator implements Operator {
     this.context = requireNonNull(context, "context is null");
     this.sink = requireNonNull(sink, "sink is null");
     this.layout = new AggregateLayout(input, mode, groupKeys, calls);
-    this.calls = List.copyOf(calls);
-    this.description = describe(mode, groupKeys, this.calls);
-    this.reservation = new Reservation(context.budget(), description);
-    Scratch scratch = new Scratch(reservation);
-    this.accumulators = new Accumulator[this.calls.size()];
-    this.distinctFilters = new DistinctFilter[this.calls.size()];
-    try {
-      for (int c = 0; c < accumulators.length; c++) {
-        AggregateCall call = this.calls.get(c);
-        accumulators[c] = Accumulators.create(call, reservation, scratch);
-        if (call.isDistinct()) {
-          distinctFilters[c] =
-              new DistinctFilter(
-                  input.getFields().get(call.argument()),
-                  context.allocator(),
-                  context.budget(),
-                  reservation,
-                  description + " distinct " + call);
-        }
+    List<AggregateCall> copy = List.copyOf(calls);
+    this.description = describe(mode, groupKeys, copy);
+    this.feed = Feed.of(layout);
+    Field[] distinctArguments = new Field[copy.size()];
+    boolean distinct = false;
+    for (int c = 0; c < distinctArguments.length; c++) {
+      if (copy.get(c).isDistinct()) {
+        distinctArguments[c] = input.getFields().get(copy.get(c).argument());
+        distinct = true;
       }
-      if (groupKeys.length > 0) {
-        table =
-            new GroupTable(
-                layout.keyFields, context.allocator(), context.budget(), description + " keys");
-      } else {
-        for (Accumulator accumulator : accumulators) {
-          accumulator.ensureGroups(1); // a global aggregate has its one group from the start
-        }
-      }
-    } catch (RuntimeException | Error e) {
-      close();
-      throw e;
     }
+    this.globalDistinct = distinct && groupKeys.length == 0;
+    this.groups = new GroupStates(context, layout, copy, distinctArguments, description);
+    this.feeder = new GroupFeeder(context, groups);
   }
 
   /** The schema of the output batches. */
@@ -131,50 +125,48 @@ public final class HashAggregateOperator implements Operator {
       if (finished) {
         throw new IllegalStateException(description + " received a batch after finish");
       }
-      int rows = batch.getRowCount();
-      if (rows > 0) {
-        aggregate(batch, rows);
+      if (batch.getRowCount() > 0) {
+        feeder.add(batch, feed, this::relieve);
       }
+    } catch (QuiverException e) {
+      if (e.code() == ErrorCode.MEMORY_BUDGET_EXCEEDED
+          && globalDistinct
+          && context.spillSpace().canSpill()) {
+        throw new QuiverException(
+            e.code(),
+            description
+                + " cannot spill: without group keys every DISTINCT value stays in memory; plan"
+                + " COUNT(DISTINCT) as a two-level aggregate, give the task more memory or use"
+                + " more tasks ("
+                + e.getMessage()
+                + ")",
+            e);
+      }
+      throw e;
     }
   }
 
-  private void aggregate(VectorSchemaRoot batch, int rows) {
-    if (rows > groupIds.length) {
-      int capacity = Reservation.grownCapacity(groupIds.length, rows);
-      reservation.reserve((long) (capacity - groupIds.length) * (Long.BYTES + Integer.BYTES));
-      hashes = new long[capacity];
-      groupIds = new int[capacity];
+  /** Makes room when the budget refuses a batch: emits (PARTIAL) or spills the groups. */
+  private boolean relieve() {
+    if (!context.spillSpace().canSpill()) {
+      return false;
     }
-    int groups = 1;
-    if (table != null) {
-      List<FieldVector> keys = new ArrayList<>(layout.keyColumns.length);
-      for (int column : layout.keyColumns) {
-        keys.add(batch.getVector(column));
-      }
-      VectorHasher.hash(keys, rows, hashes);
-      table.insert(keys, rows, hashes, groupIds);
-      groups = table.groupCount();
+    if (layout.mode == AggregateMode.PARTIAL) {
+      groups.emit(sink);
     } else {
-      Arrays.fill(groupIds, 0, rows, 0);
-    }
-    for (int c = 0; c < accumulators.length; c++) {
-      Accumulator accumulator = accumulators[c];
-      accumulator.ensureGroups(groups);
-      int column = layout.inputColumns[c];
-      if (layout.mode == AggregateMode.FINAL) {
-        accumulator.addStates(
-            batch.getFieldVectors().subList(column, column + layout.stateCounts[c]),
-            groupIds,
-            rows);
-      } else {
-        FieldVector argument = column < 0 ? null : batch.getVector(column);
-        if (distinctFilters[c] != null) {
-          distinctFilters[c].addInput(argument, groupIds, rows, accumulator);
-        } else {
-          accumulator.addInput(argument, groupIds, rows);
-        }
+      if (spill == null) {
+        spill = new SpillingGroups(context, groups, 0, description);
       }
+      spill.spill(groups);
     }
+    groups.clear();
+    spills++;
+    return true;
+  }
+
+  /** How often the groups were spilled (FINAL, SINGLE) or emitted early (PARTIAL). */
+  long spills() {
+    return spills;
   }
 
   @Override
@@ -185,12 +177,10 @@ public final class HashAggregateOperator implements Operator {
     }
     finished = true;
     try {
-      int groups = table == null ? 1 : table.groupCount();
-      int target = context.targetBatchRows();
-      for (int from = 0; from < groups; from += target) {
-        int count = Math.min(target, groups - from);
-        sink.accept(
-            AggregateOutput.build(layout, table, accumulators, from, count, context.allocator()));
+      if (spill == null) {
+        groups.emit(sink);
+      } else {
+        SpillMerge.finish(context, spill, groups, sink, description);
       }
     } finally {
       close(); // the state is no longer needed: return its memory now
@@ -204,16 +194,12 @@ public final class HashAggregateOperator implements Operator {
     }
     closed = true;
     finished = true;
-    List<AutoCloseable> owned = new ArrayList<>(Arrays.asList(distinctFilters));
-    owned.add(table);
     try {
-      AutoCloseables.close(owned);
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot release " + description, e);
+      groups.close();
     } finally {
-      table = null;
-      Arrays.fill(accumulators, null);
-      reservation.releaseAll();
+      if (spill != null) {
+        spill.close();
+      }
     }
   }
 

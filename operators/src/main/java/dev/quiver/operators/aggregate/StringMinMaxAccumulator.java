@@ -36,6 +36,18 @@ final class StringMinMaxAccumulator implements Accumulator {
   }
 
   @Override
+  public void reserveValues(FieldVector values, int rows) {
+    ArrowBuf offsets = values.getOffsetBuffer();
+    long bytes = offsets.getInt((long) rows << 2) - offsets.getInt(0);
+    // Every row replacing a value with one of its own: more than any fold of these rows holds.
+    long needed = heldBytes + bytes + (long) rows * ARRAY_OVERHEAD;
+    if (needed > reservedBytes) {
+      reservation.reserve(needed - reservedBytes);
+      reservedBytes = needed;
+    }
+  }
+
+  @Override
   public void addInput(FieldVector argument, int[] groupIds, int rows) {
     ArrowBuf offsets = argument.getOffsetBuffer();
     ArrowBuf data = argument.getDataBuffer();

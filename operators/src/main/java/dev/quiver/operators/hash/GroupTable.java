@@ -70,10 +70,43 @@ public final class GroupTable implements AutoCloseable {
   /**
    * Writes the group id of each row {@code [0, rows)} of {@code keys} to {@code groupIds}, adding
    * the keys not seen before as new groups. {@code hashes} are the rows' {@link VectorHasher}
-   * hashes over {@code keys}.
+   * hashes over {@code keys}. All or nothing: when it fails (the budget refuses to let the table
+   * grow), the table holds exactly the groups it held before, so an operator can spill them.
    */
   public void insert(List<FieldVector> keys, int rows, long[] hashes, int[] groupIds) {
-    lookup(keys, rows, hashes, groupIds, true);
+    int before = groupCount;
+    try {
+      lookup(keys, rows, hashes, groupIds, true);
+    } catch (RuntimeException | Error e) {
+      if (!closed) {
+        truncate(before, before + rows);
+      }
+      throw e;
+    }
+  }
+
+  /** Forgets the newest groups, from {@code groups} on: undoes inserts, as a refused one is. */
+  public void truncate(int groups) {
+    checkOpen();
+    if (groups < 0 || groups > groupCount) {
+      throw new IllegalArgumentException(groups + " groups of " + groupCount);
+    }
+    truncate(groups, groupCount);
+  }
+
+  /** Removes groups {@code groups ..} (ids below {@code end}, some maybe not counted yet). */
+  private void truncate(int groups, int end) {
+    // A key's probe chain only crosses slots that were full when it was inserted, all older
+    // keys', so emptying the slots of the newest groups leaves every older chain whole.
+    for (int slot = 0; slot < slots.length; slot++) {
+      if ((int) slots[slot] - 1 >= groups) {
+        slots[slot] = 0;
+      }
+    }
+    for (GroupTableColumn column : columns) {
+      column.truncate(groups, end);
+    }
+    groupCount = groups;
   }
 
   /** Writes the group id of each row's key to {@code groupIds}, or -1 where there is none. */
@@ -119,10 +152,30 @@ public final class GroupTable implements AutoCloseable {
       throw new IllegalArgumentException(
           "groups [" + fromGroup + ", +" + count + ") are outside the " + groupCount + " groups");
     }
+    return output(null, fromGroup, count, allocator);
+  }
+
+  /**
+   * The keys of groups {@code groupIds[0 .. count)}, in that order, as a new batch with the key
+   * fields, allocated from {@code allocator} and owned by the caller.
+   */
+  public VectorSchemaRoot keys(int[] groupIds, int count, BufferAllocator allocator) {
+    requireNonNull(allocator, "allocator is null");
+    checkOpen();
+    for (int i = 0; i < count; i++) { // also throws for a null or short groupIds
+      if (groupIds[i] < 0 || groupIds[i] >= groupCount) {
+        throw new IllegalArgumentException(
+            "group " + groupIds[i] + " is outside the " + groupCount + " groups");
+      }
+    }
+    return output(groupIds, 0, count, allocator);
+  }
+
+  private VectorSchemaRoot output(int[] ids, int from, int count, BufferAllocator allocator) {
     List<FieldVector> vectors = new ArrayList<>(columns.length);
     try {
       for (GroupTableColumn column : columns) {
-        vectors.add(column.output(fromGroup, count, allocator));
+        vectors.add(column.output(ids, from, count, allocator));
       }
     } catch (RuntimeException | Error e) {
       AutoCloseables.close(e, vectors);

@@ -27,6 +27,16 @@ final class GroupTableBoolColumn extends GroupTableColumn {
   }
 
   @Override
+  void truncateValues(int groups, int end) {
+    if (bits != null) {
+      long last = Math.min(end, bits.capacity() * 8);
+      for (long bit = groups; bit < last; bit++) {
+        BitVectorHelper.unsetBit(bits, (int) bit);
+      }
+    }
+  }
+
+  @Override
   void compareValues(
       FieldVector source, int[] rows, int count, int[] candidates, boolean[] mismatch) {
     ArrowBuf values = source.getDataBuffer();
@@ -44,6 +54,17 @@ final class GroupTableBoolColumn extends GroupTableColumn {
     buffers[1].setZero(0, buffers[1].capacity());
     for (int i = 0; i < count; i++) {
       if (isSet(bits, from + i)) {
+        BitVectorHelper.setBit(buffers[1], i);
+      }
+    }
+  }
+
+  @Override
+  void gatherValues(int[] groups, int count, BufferAllocator allocator, ArrowBuf[] buffers) {
+    buffers[1] = allocator.buffer(bytesForBits(count));
+    buffers[1].setZero(0, buffers[1].capacity());
+    for (int i = 0; i < count; i++) {
+      if (isSet(bits, groups[i])) {
         BitVectorHelper.setBit(buffers[1], i);
       }
     }

@@ -96,6 +96,24 @@ abstract class GroupTableColumn {
     appendValues(source, sourceValidity, rows, count, at);
   }
 
+  /**
+   * Forgets groups {@code groups ..}: clears what groups below {@code end} may have written, so the
+   * buffers past the last group are zero again (appends only set bits).
+   */
+  final void truncate(int groups, int end) {
+    if (validity != null) {
+      long bits = Math.min(end, validity.capacity() * 8);
+      for (long bit = groups; bit < bits; bit++) {
+        BitVectorHelper.unsetBit(validity, (int) bit);
+      }
+      nullCount = BitVectorHelper.getNullCount(validity, groups);
+    }
+    truncateValues(groups, end);
+  }
+
+  /** The values part of {@link #truncate}. */
+  abstract void truncateValues(int groups, int end);
+
   /** Copies the values of the rows (zero for null rows) to groups {@code at ..}. */
   abstract void appendValues(
       FieldVector source, ArrowBuf sourceValidity, int[] rows, int count, int at);
@@ -138,8 +156,11 @@ abstract class GroupTableColumn {
   abstract void compareValues(
       FieldVector source, int[] rows, int count, int[] candidates, boolean[] mismatch);
 
-  /** Groups {@code from .. from + count)} as a new vector of this column's field. */
-  final FieldVector output(int from, int count, BufferAllocator allocator) {
+  /**
+   * Groups {@code from .. from + count)}, or when {@code groups} is given groups {@code groups[0 ..
+   * count)} in that order, as a new vector of this column's field.
+   */
+  final FieldVector output(int[] groups, int from, int count, BufferAllocator allocator) {
     FieldVector vector = field.createVector(allocator);
     ArrowBuf[] buffers = new ArrowBuf[3];
     try {
@@ -147,13 +168,17 @@ abstract class GroupTableColumn {
       buffers[0].setZero(0, buffers[0].capacity());
       int nulls = 0;
       for (int i = 0; i < count; i++) {
-        if (isSet(validity, from + i)) {
+        if (isSet(validity, groups == null ? from + i : groups[i])) {
           BitVectorHelper.setBit(buffers[0], i);
         } else {
           nulls++;
         }
       }
-      outputValues(from, count, allocator, buffers);
+      if (groups == null) {
+        outputValues(from, count, allocator, buffers);
+      } else {
+        gatherValues(groups, count, allocator, buffers);
+      }
       List<ArrowBuf> loaded =
           buffers[2] == null ? List.of(buffers[0], buffers[1]) : List.of(buffers);
       vector.loadFieldBuffers(new ArrowFieldNode(count, nulls), loaded);
@@ -175,6 +200,10 @@ abstract class GroupTableColumn {
    * (data) with the values of groups {@code from .. from + count)}, as new buffers.
    */
   abstract void outputValues(int from, int count, BufferAllocator allocator, ArrowBuf[] buffers);
+
+  /** As {@link #outputValues}, for groups {@code groups[0 .. count)} in that order. */
+  abstract void gatherValues(
+      int[] groups, int count, BufferAllocator allocator, ArrowBuf[] buffers);
 
   /** Frees the buffers (their reservations return to the table's memory). */
   void free() {

@@ -36,6 +36,17 @@ final class GroupTableFixedColumn extends GroupTableColumn {
   }
 
   @Override
+  void truncateValues(int groups, int end) {
+    if (data != null) {
+      long from = (long) groups * width;
+      long to = Math.min(data.capacity(), (long) end * width);
+      if (to > from) {
+        data.setZero(from, to - from); // null keys' values are zeros
+      }
+    }
+  }
+
+  @Override
   void compareValues(
       FieldVector source, int[] rows, int count, int[] candidates, boolean[] mismatch) {
     ArrowBuf values = source.getDataBuffer();
@@ -120,6 +131,14 @@ final class GroupTableFixedColumn extends GroupTableColumn {
     buffers[1] = allocator.buffer(bytes);
     if (bytes > 0) {
       buffers[1].setBytes(0, data, (long) from * width, bytes);
+    }
+  }
+
+  @Override
+  void gatherValues(int[] groups, int count, BufferAllocator allocator, ArrowBuf[] buffers) {
+    buffers[1] = allocator.buffer((long) count * width);
+    for (int i = 0; i < count; i++) {
+      buffers[1].setBytes((long) i * width, data, (long) groups[i] * width, width);
     }
   }
 

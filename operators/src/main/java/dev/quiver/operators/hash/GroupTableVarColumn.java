@@ -49,6 +49,11 @@ final class GroupTableVarColumn extends GroupTableColumn {
   }
 
   @Override
+  void truncateValues(int groups, int end) {
+    // Appends write offsets after the last group's and data from its end: nothing to clear.
+  }
+
+  @Override
   void compareValues(
       FieldVector source, int[] rows, int count, int[] candidates, boolean[] mismatch) {
     ArrowBuf sourceOffsets = source.getOffsetBuffer();
@@ -93,6 +98,30 @@ final class GroupTableVarColumn extends GroupTableColumn {
     buffers[2] = allocator.buffer(bytes);
     if (bytes > 0) {
       buffers[2].setBytes(0, data, base, bytes);
+    }
+  }
+
+  @Override
+  void gatherValues(int[] groups, int count, BufferAllocator allocator, ArrowBuf[] buffers) {
+    buffers[1] = allocator.buffer((long) (count + 1) * 4);
+    long bytes = 0;
+    for (int i = 0; i < count; i++) {
+      bytes += offset(offsets, groups[i] + 1) - offset(offsets, groups[i]);
+    }
+    if (bytes > Integer.MAX_VALUE) {
+      throw new IllegalStateException("the keys of " + field + " exceed 2 GiB in one batch");
+    }
+    buffers[2] = allocator.buffer(bytes);
+    int end = 0;
+    buffers[1].setInt(0, 0);
+    for (int i = 0; i < count; i++) {
+      int start = offset(offsets, groups[i]);
+      int length = offset(offsets, groups[i] + 1) - start;
+      if (length > 0) {
+        buffers[2].setBytes(end, data, start, length);
+      }
+      end += length;
+      buffers[1].setInt((long) (i + 1) * 4, end);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.quiver.examples.tpch;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.sql.Date;
 import java.sql.ResultSet;
@@ -12,21 +13,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Compares a Quiver result with DuckDB's, row by row in order and column by column. Values are
- * normalized first (integers as Long, dates as LocalDate). Decimals must be equal exactly, after
- * rounding to the smaller of the two scales (the engines' division rules give different scales).
- * Two doubles agree within 1e-9 relative. Where one engine computes a double and the other a
- * decimal (DuckDB's AVG of a decimal is a double, Calcite's a decimal), the double rounded to the
- * decimal's scale must equal the decimal, give or take one unit in its last place.
+ * Compares an engine's answer with DuckDB's, row by row in order and column by column. Values are
+ * normalized first: integers as Long, dates as LocalDate, BigInteger as BigDecimal. Decimals must
+ * be equal exactly after rounding to the smaller of the two scales (the engines' division rules
+ * give different scales). Two doubles agree within 1e-9 relative. Where one engine computes a
+ * double and the other a decimal (DuckDB's AVG of a decimal is a double, Quiver's and Flink's a
+ * decimal), the double rounded to the decimal's scale must equal the decimal, give or take one unit
+ * in its last place.
  */
 public final class ResultComparison {
   private ResultComparison() {}
 
+  /** The remaining rows of {@code rs}, normalized. */
   public static List<List<Object>> rows(ResultSet rs) throws SQLException {
     ResultSetMetaData meta = rs.getMetaData();
     List<List<Object>> rows = new ArrayList<>();
     while (rs.next()) {
-      List<Object> row = new ArrayList<>();
+      List<Object> row = new ArrayList<>(meta.getColumnCount());
       for (int c = 1; c <= meta.getColumnCount(); c++) {
         row.add(normalize(rs.getObject(c)));
       }
@@ -35,19 +38,25 @@ public final class ResultComparison {
     return rows;
   }
 
+  /** Each row of {@code rows} normalized. */
   public static List<List<Object>> normalize(List<List<Object>> rows) {
-    List<List<Object>> out = new ArrayList<>();
+    List<List<Object>> out = new ArrayList<>(rows.size());
     for (List<Object> row : rows) {
-      List<Object> copy = new ArrayList<>();
-      for (Object value : row) {
-        copy.add(normalize(value));
-      }
-      out.add(copy);
+      out.add(row(row));
     }
     return out;
   }
 
-  private static Object normalize(Object value) {
+  /** {@code values} as one normalized row. */
+  public static List<Object> row(List<?> values) {
+    List<Object> row = new ArrayList<>(values.size());
+    for (Object value : values) {
+      row.add(normalize(value));
+    }
+    return row;
+  }
+
+  public static Object normalize(Object value) {
     if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
       return ((Number) value).longValue();
     }
@@ -60,13 +69,13 @@ public final class ResultComparison {
     if (value instanceof Timestamp ts) {
       return ts.toLocalDateTime();
     }
-    if (value instanceof java.math.BigInteger big) {
+    if (value instanceof BigInteger big) {
       return new BigDecimal(big);
     }
     return value;
   }
 
-  /** The first difference, or null when both results agree. */
+  /** The first difference, or null when both answers agree. */
   public static String difference(List<List<Object>> expected, List<List<Object>> actual) {
     if (expected.size() != actual.size()) {
       return "expected " + expected.size() + " rows but got " + actual.size() + sample(actual);
@@ -90,15 +99,15 @@ public final class ResultComparison {
     return rows.isEmpty() ? "" : "; first row " + rows.get(0);
   }
 
-  static boolean same(Object e, Object a) {
+  public static boolean same(Object e, Object a) {
     if (e == null || a == null) {
       return e == a;
     }
-    if (e instanceof Double && a instanceof BigDecimal d) {
-      return closeAtScale((Double) e, d);
+    if (e instanceof Double x && a instanceof BigDecimal d) {
+      return closeAtScale(x, d);
     }
-    if (a instanceof Double && e instanceof BigDecimal d) {
-      return closeAtScale((Double) a, d);
+    if (a instanceof Double x && e instanceof BigDecimal d) {
+      return closeAtScale(x, d);
     }
     if (e instanceof Double || a instanceof Double) {
       if (!(e instanceof Number en) || !(a instanceof Number an)) {

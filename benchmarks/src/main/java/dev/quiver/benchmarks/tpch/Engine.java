@@ -1,0 +1,52 @@
+package dev.quiver.benchmarks.tpch;
+
+import dev.quiver.examples.tpch.ResultComparison;
+import dev.quiver.examples.tpch.TpchQueries;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One engine of the TPC-H comparison, started over the data set: it runs one query at a time to the
+ * end and returns every row, normalized for {@link ResultComparison}. {@link #execute} runs on a
+ * worker thread of {@link QueryRunner}; {@link #cancel} comes from another thread when the query
+ * has run too long.
+ */
+interface Engine extends AutoCloseable {
+
+  /** The engines, in the order their columns appear in the report. */
+  enum Kind {
+    QUIVER("quiver", "Quiver"),
+    FLINK("flink", "Flink SQL"),
+    DUCKDB("duckdb", "DuckDB");
+
+    final String id;
+    final String label;
+
+    Kind(String id, String label) {
+      this.id = id;
+      this.label = label;
+    }
+
+    static Kind of(String id) {
+      for (Kind kind : values()) {
+        if (kind.id.equals(id.toLowerCase(Locale.ROOT))) {
+          return kind;
+        }
+      }
+      throw new IllegalArgumentException("unknown engine " + id + ": quiver, flink or duckdb");
+    }
+  }
+
+  Kind kind();
+
+  /** The text this engine runs for TPC-H query {@code query} (the specification's by default). */
+  default String text(int query) {
+    return TpchQueries.text(query);
+  }
+
+  /** Runs {@code sql} and returns all its rows, values normalized. */
+  List<List<Object>> execute(String sql) throws Exception;
+
+  /** Cancels the query {@link #execute} is running, if any; best effort, any thread. */
+  void cancel();
+}

@@ -1,0 +1,55 @@
+package dev.quiver.benchmarks.tpch;
+
+/**
+ * One run of one query on one engine.
+ *
+ * @param seconds wall time from submission to the last row
+ * @param rows result rows, or -1 if the query failed
+ * @param match how the answer compares with DuckDB's
+ * @param detail null, or the error or the first difference
+ */
+record Measurement(
+    int query,
+    Engine.Kind engine,
+    int pass,
+    double seconds,
+    long rows,
+    Match match,
+    String detail) {
+
+  /** How an answer compares with the reference. */
+  enum Match {
+    /** Equal to DuckDB's answer. */
+    YES("yes"),
+    /** Different from DuckDB's answer. */
+    NO("NO"),
+    /** DuckDB's own answer: the reference. */
+    REFERENCE("reference"),
+    /** DuckDB gave no answer to compare with. */
+    NO_REFERENCE("no reference"),
+    /** The query failed. */
+    ERROR("error"),
+    /** The query ran past the time limit and was cancelled. */
+    TIMEOUT("timeout");
+
+    final String text;
+
+    Match(String text) {
+      this.text = text;
+    }
+
+    /** Whether the engine answered (correctly or not). */
+    boolean answered() {
+      return this == YES || this == NO || this == REFERENCE || this == NO_REFERENCE;
+    }
+
+    /** Whether the answer is right: equal to DuckDB's, or DuckDB's own. */
+    boolean correct() {
+      return this == YES || this == REFERENCE;
+    }
+  }
+
+  boolean answered() {
+    return match.answered();
+  }
+}

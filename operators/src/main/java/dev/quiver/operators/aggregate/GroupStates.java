@@ -1,0 +1,272 @@
+package dev.quiver.operators.aggregate;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import dev.quiver.operators.BatchSink;
+import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.hash.GroupTable;
+import dev.quiver.operators.hash.VectorHasher;
+import dev.quiver.plan.aggregate.AggregateCall;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.util.AutoCloseables;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * The groups a hash aggregate holds in memory: the key table (none for a global aggregate), one
+ * accumulator per call and the DISTINCT filters, all reserved in the task's budget.
+ *
+ * <pre>
+ *   tryAdd(batch) ─► insert keys, grow arrays, DISTINCT pairs ─refused─► undo the inserts ─► refusal
+ *                    (everything that reserves)
+ *                 ─► fold arguments or states (reserves nothing) ─► null
+ * </pre>
+ *
+ * <p>All or nothing is what makes spilling safe: every reservation a batch needs happens before its
+ * first fold, and a refusal undoes the key inserts before it, so the groups are exactly what they
+ * were (some arrays may have grown) and can be spilled or emitted ({@link GroupFeeder}). Not
+ * thread-safe.
+ */
+final class GroupStates implements AutoCloseable {
+  private final OperatorContext context;
+  private final AggregateLayout layout;
+  private final List<AggregateCall> calls;
+  private final Field[] distinctArguments; // per call, null where not DISTINCT
+  private final String description;
+  private final Reservation reservation;
+  private Accumulator[] accumulators;
+  private DistinctFilter[] distinctFilters;
+  private GroupTable table; // null without group keys
+  private Scratch scratch;
+  private long[] hashes = new long[0];
+  private int[] groupIds = new int[0];
+
+  GroupStates(
+      OperatorContext context,
+      AggregateLayout layout,
+      List<AggregateCall> calls,
+      Field[] distinctArguments,
+      String description) {
+    this.context = context;
+    this.layout = layout;
+    this.calls = calls;
+    this.distinctArguments = distinctArguments;
+    this.description = description;
+    this.reservation = new Reservation(context.budget(), description);
+    try {
+      init();
+    } catch (RuntimeException | Error e) {
+      release();
+      throw e;
+    }
+  }
+
+  /** Lets go of every group and their memory, and starts again with none. */
+  void clear() {
+    release();
+    init();
+  }
+
+  private void init() {
+    hashes = new long[0];
+    groupIds = new int[0];
+    scratch = new Scratch(reservation);
+    accumulators = new Accumulator[calls.size()];
+    distinctFilters = new DistinctFilter[calls.size()];
+    for (int c = 0; c < accumulators.length; c++) {
+      accumulators[c] = Accumulators.create(calls.get(c), reservation, scratch);
+      if (distinctArguments[c] != null) {
+        distinctFilters[c] =
+            new DistinctFilter(
+                distinctArguments[c],
+                context.allocator(),
+                context.budget(),
+                reservation,
+                description + " distinct " + calls.get(c));
+      }
+    }
+    if (layout.keyColumns.length > 0) {
+      table =
+          new GroupTable(
+              layout.keyFields, context.allocator(), context.budget(), description + " keys");
+    } else {
+      for (Accumulator accumulator : accumulators) {
+        accumulator.ensureGroups(1); // a global aggregate has its one group from the start
+      }
+    }
+  }
+
+  /** Where keys and calls are, and the schema of {@link #emit}'s batches. */
+  AggregateLayout layout() {
+    return layout;
+  }
+
+  List<AggregateCall> calls() {
+    return calls;
+  }
+
+  /** The argument field of call {@code c} if it is DISTINCT, else null. */
+  Field distinctArgument(int c) {
+    return distinctArguments[c];
+  }
+
+  /** The key table, null for a global aggregate. */
+  GroupTable table() {
+    return table;
+  }
+
+  Accumulator[] accumulators() {
+    return accumulators;
+  }
+
+  /** The DISTINCT filter of call {@code c}, or null. */
+  DistinctFilter distinctFilter(int c) {
+    return distinctFilters[c];
+  }
+
+  /** Groups held: 1 for a global aggregate. */
+  int groupCount() {
+    return table == null ? 1 : table.groupCount();
+  }
+
+  /** Whether spilling or emitting the groups would free anything. */
+  boolean canShrink() {
+    return table != null && table.groupCount() > 0;
+  }
+
+  /**
+   * Emits every group: keys, then states (PARTIAL) or final values, in batches of at most the
+   * target size.
+   */
+  void emit(BatchSink sink) {
+    int groups = groupCount();
+    int target = context.targetBatchRows();
+    for (int from = 0; from < groups; from += target) {
+      int count = Math.min(target, groups - from);
+      sink.accept(
+          AggregateOutput.build(layout, table, accumulators, from, count, context.allocator()));
+    }
+  }
+
+  /**
+   * Folds all rows of {@code batch} in and returns null, or returns the budget's refusal having
+   * changed no group: everything that may be refused (scratch, the key table's insert, the group
+   * arrays, string values, DISTINCT pairs) happens before the first fold, and a refusal undoes the
+   * inserts before it.
+   */
+  QuiverException tryAdd(VectorSchemaRoot batch, Feed feed) {
+    int rows = batch.getRowCount();
+    int before = table == null ? 0 : table.groupCount();
+    int[] pairsBefore = new int[distinctFilters.length];
+    Arrays.fill(pairsBefore, -1); // -1: not inserted into
+    try {
+      reserveRows(rows);
+      int groups = insertKeys(batch, feed, rows);
+      for (int c = 0; c < accumulators.length; c++) {
+        accumulators[c].ensureGroups(groups);
+        int column = feed.columns[c];
+        if (feed.kinds[c] != Feed.Kind.NONE && column >= 0) {
+          accumulators[c].reserveValues(batch.getVector(column), rows);
+        }
+      }
+      for (int c = 0; c < distinctFilters.length; c++) {
+        if (distinctFilters[c] != null && feed.kinds[c] == Feed.Kind.ARGUMENT) {
+          pairsBefore[c] = distinctFilters[c].pairCount();
+          distinctFilters[c].insert(batch.getVector(feed.columns[c]), groupIds, rows);
+        }
+      }
+    } catch (QuiverException e) {
+      if (e.code() != ErrorCode.MEMORY_BUDGET_EXCEEDED) {
+        throw e;
+      }
+      for (int c = 0; c < distinctFilters.length; c++) {
+        if (pairsBefore[c] >= 0) {
+          distinctFilters[c].truncate(pairsBefore[c]);
+        }
+      }
+      if (table != null) {
+        table.truncate(before);
+      }
+      return e;
+    }
+    fold(batch, feed, rows);
+    return null;
+  }
+
+  /** Per-row scratch for {@code rows} rows, reserved before anything changes. */
+  private void reserveRows(int rows) {
+    if (rows > groupIds.length) {
+      int capacity = Reservation.grownCapacity(groupIds.length, rows);
+      reservation.reserve((long) (capacity - groupIds.length) * (Long.BYTES + Integer.BYTES));
+      hashes = new long[capacity];
+      groupIds = new int[capacity];
+    }
+    scratch.longs(rows);
+    scratch.doubles(rows);
+  }
+
+  /** Writes each row's group to {@link #groupIds}, adding new groups; returns the group count. */
+  private int insertKeys(VectorSchemaRoot batch, Feed feed, int rows) {
+    if (table == null) {
+      Arrays.fill(groupIds, 0, rows, 0);
+      return 1;
+    }
+    List<FieldVector> keys = new ArrayList<>(feed.keyColumns.length);
+    for (int column : feed.keyColumns) {
+      keys.add(batch.getVector(column));
+    }
+    VectorHasher.hash(keys, rows, hashes);
+    table.insert(keys, rows, hashes, groupIds);
+    return table.groupCount();
+  }
+
+  /** Folds the rows into their groups: nothing here reserves memory. */
+  private void fold(VectorSchemaRoot batch, Feed feed, int rows) {
+    for (int c = 0; c < accumulators.length; c++) {
+      Accumulator accumulator = accumulators[c];
+      int column = feed.columns[c];
+      switch (feed.kinds[c]) {
+        case STATES:
+          accumulator.addStates(
+              batch.getFieldVectors().subList(column, column + feed.widths[c]), groupIds, rows);
+          break;
+        case ARGUMENT:
+          FieldVector argument = column < 0 ? null : batch.getVector(column);
+          if (distinctFilters[c] != null) {
+            distinctFilters[c].feed(argument, accumulator);
+          } else {
+            accumulator.addInput(argument, groupIds, rows);
+          }
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    release();
+  }
+
+  private void release() {
+    List<AutoCloseable> owned = new ArrayList<>();
+    if (distinctFilters != null) {
+      owned.addAll(Arrays.asList(distinctFilters));
+    }
+    owned.add(table);
+    try {
+      AutoCloseables.close(owned);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot release " + description, e);
+    } finally {
+      table = null;
+      distinctFilters = null;
+      accumulators = null;
+      reservation.releaseAll();
+    }
+  }
+}
