@@ -6,8 +6,13 @@ import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.TopDownGeneralDecorrelator;
 import org.apache.calcite.tools.RelBuilder;
@@ -76,10 +81,41 @@ final class LogicalRewrites {
     RelNode withoutSubqueries = run(rel, SUBQUERY);
     RelNode decorrelated =
         TopDownGeneralDecorrelator.decorrelateQuery(withoutSubqueries, builder(rel));
-    RelNode pushed = run(decorrelated, PUSHDOWN);
+    RelNode pushed = run(decorrelated.accept(new CommonFactors()), PUSHDOWN);
     RelNode ordered = run(run(pushed, TO_MULTI_JOIN), ORDER_JOINS);
     RelNode tidy = run(ordered, TIDY);
     return new RelFieldTrimmer(null, builder(rel)).trim(tidy);
+  }
+
+  /**
+   * Pulls the conjuncts that every branch of an OR shares out of it, in filter and join conditions:
+   * {@code (k = x AND a AND b) OR (k = x AND a AND c)} becomes {@code k = x AND a AND (b OR c)}, so
+   * that pushdown can move {@code a} into the scan below and use {@code k = x} as a join key (TPC-H
+   * Q19 writes its key and its lineitem filters only like this).
+   */
+  private static final class CommonFactors extends RelShuttleImpl {
+    @Override
+    public RelNode visit(LogicalFilter filter) {
+      RelNode visited = super.visit(filter);
+      LogicalFilter f = (LogicalFilter) visited;
+      RexNode pulled = RexUtil.pullFactors(f.getCluster().getRexBuilder(), f.getCondition());
+      return pulled.equals(f.getCondition()) ? f : f.copy(f.getTraitSet(), f.getInput(), pulled);
+    }
+
+    @Override
+    public RelNode visit(LogicalJoin join) {
+      LogicalJoin j = (LogicalJoin) super.visit(join);
+      RexNode pulled = RexUtil.pullFactors(j.getCluster().getRexBuilder(), j.getCondition());
+      return pulled.equals(j.getCondition())
+          ? j
+          : j.copy(
+              j.getTraitSet(),
+              pulled,
+              j.getLeft(),
+              j.getRight(),
+              j.getJoinType(),
+              j.isSemiJoinDone());
+    }
   }
 
   private static RelBuilder builder(RelNode rel) {
