@@ -12,13 +12,14 @@ import picocli.CommandLine.Spec;
 
 /**
  * Where queries run: {@code --parallelism N}, {@code --cluster HOST:PORT} and the {@code --jar}
- * shipped to that cluster.
+ * shipped to that cluster, and how much memory each task may hold ({@code --memory-budget}).
  */
 final class SessionOptions {
   @Spec(Spec.Target.MIXEE)
   CommandSpec spec;
 
   private Integer parallelism;
+  private Long memoryBudget;
 
   @Option(
       names = "--cluster",
@@ -50,11 +51,45 @@ final class SessionOptions {
     parallelism = value;
   }
 
+  @Option(
+      names = "--memory-budget",
+      paramLabel = "SIZE",
+      description =
+          "Arrow memory each task's operators may hold, e.g. 64m or 2g (default: no limit). Sorts"
+              + " and aggregations beyond it spill to Flink's io.tmp.dirs; a join's build side"
+              + " fails with MEMORY_BUDGET_EXCEEDED.")
+  void memoryBudget(String value) {
+    memoryBudget = bytes(value);
+  }
+
+  private long bytes(String value) {
+    String text = value.trim().toLowerCase(java.util.Locale.ROOT);
+    long unit = 1;
+    char last = text.isEmpty() ? ' ' : text.charAt(text.length() - 1);
+    if (last == 'k' || last == 'm' || last == 'g') {
+      unit = last == 'k' ? 1L << 10 : last == 'm' ? 1L << 20 : 1L << 30;
+      text = text.substring(0, text.length() - 1);
+    }
+    try {
+      long number = Long.parseLong(text);
+      if (number > 0) {
+        return Math.multiplyExact(number, unit);
+      }
+    } catch (NumberFormatException | ArithmeticException e) {
+      // reported below
+    }
+    throw new ParameterException(
+        spec.commandLine(), "--memory-budget must be a positive size like 64m, not " + value);
+  }
+
   /** Starts the session (a local MiniCluster takes about two seconds). */
   QuiverSession open() {
     SessionBuilder builder = QuiverSession.builder();
     if (parallelism != null) {
       builder.parallelism(parallelism);
+    }
+    if (memoryBudget != null) {
+      builder.taskMemoryBudget(memoryBudget);
     }
     if (cluster != null) {
       builder.remote(cluster.host(), cluster.port(), jarToShip().toString());

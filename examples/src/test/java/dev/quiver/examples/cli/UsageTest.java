@@ -60,6 +60,14 @@ class UsageTest {
   }
 
   @Test
+  void memoryBudgetIsASize() {
+    Cli.Run run = Cli.run("sql", "--memory-budget", "lots", "SELECT 1");
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err()).contains("--memory-budget must be a positive size like 64m, not lots");
+    assertThat(Cli.run("sql", "--memory-budget", "0", "SELECT 1").status()).isEqualTo(2);
+  }
+
+  @Test
   void analyzePrintsTextOnly() {
     Cli.Run run = Cli.run("explain", "--analyze", "--format", "dot", "SELECT 1");
     assertThat(run.status()).isEqualTo(2);
