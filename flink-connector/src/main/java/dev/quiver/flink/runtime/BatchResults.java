@@ -5,11 +5,18 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.batch.BatchSerializer;
 import dev.quiver.flink.batch.BatchTypeInfo;
+import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.operators.collect.CollectResultIterator;
+import org.apache.flink.streaming.api.operators.collect.CollectSinkOperatorFactory;
+import org.apache.flink.streaming.api.operators.collect.CollectStreamSink;
+import org.apache.flink.streaming.api.operators.collect.UncheckpointedCollectResultBuffer;
 import org.apache.flink.util.CloseableIterator;
 
 /**
@@ -25,6 +32,9 @@ import org.apache.flink.util.CloseableIterator;
  * reader decodes each batch once, into its own memory.
  */
 public final class BatchResults {
+  /** How often the client asks the job for more results while none are waiting. */
+  private static final int POLL_MILLIS = 5;
+
   private BatchResults() {}
 
   /** Submits the job and returns its data records, decoded into {@code allocator}. */
@@ -33,19 +43,52 @@ public final class BatchResults {
     requireNonNull(allocator, "allocator is null");
     requireNonNull(jobName, "jobName is null");
     BatchTypeInfo type = (BatchTypeInfo) stream.getType();
-    CloseableIterator<byte[]> bytes =
+    DataStream<byte[]> encoded =
         stream
             .transform(
                 "encode result",
                 PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
                 new EncodeOperator(type))
-            .setParallelism(stream.getParallelism())
-            .collectAsync();
+            .setParallelism(stream.getParallelism());
+    CloseableIterator<byte[]> bytes = collect(encoded);
     JobClient client = stream.getExecutionEnvironment().executeAsync(jobName);
     return new ResultRecords(
         client,
         bytes,
         (BatchSerializer) type.createSerializer(new SerializerConfigImpl()),
         allocator);
+  }
+
+  /**
+   * What {@code DataStream.collectAsync()} sets up (Flink's collect sink, its coordinator and the
+   * client-side fetcher), except that the client polls for results every {@value #POLL_MILLIS} ms
+   * instead of sleeping Flink's fixed 100 ms after every empty poll: that sleep was most of a small
+   * query's wall time (benchmarks/README.md, fixed cost). The buffer is the one Flink uses without
+   * checkpointing (batch jobs never checkpoint).
+   */
+  private static CloseableIterator<byte[]> collect(DataStream<byte[]> encoded) {
+    StreamExecutionEnvironment env = encoded.getExecutionEnvironment();
+    TypeSerializer<byte[]> serializer =
+        encoded.getType().createSerializer(env.getConfig().getSerializerConfig());
+    String accumulatorName = "quiverResult_" + UUID.randomUUID();
+    CollectSinkOperatorFactory<byte[]> factory =
+        new CollectSinkOperatorFactory<>(
+            serializer,
+            accumulatorName,
+            env.getConfiguration().get(CollectSinkOperatorFactory.MAX_BATCH_SIZE),
+            env.getConfiguration().get(CollectSinkOperatorFactory.SOCKET_TIMEOUT));
+    CollectStreamSink<byte[]> sink = new CollectStreamSink<>(encoded, factory);
+    sink.name("result sink");
+    String uid = "quiverResult_" + sink.getTransformation().getId();
+    sink.uid(uid);
+    CollectResultIterator<byte[]> iterator =
+        new CollectResultIterator<>(
+            new UncheckpointedCollectResultBuffer<>(serializer, false),
+            uid,
+            accumulatorName,
+            POLL_MILLIS);
+    env.addOperator(sink.getTransformation());
+    env.registerCollectIterator(iterator);
+    return iterator;
   }
 }
