@@ -94,6 +94,7 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
             partition,
             memory.allocator(),
             taskName(),
+            getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
             spillDirectories,
             this::emit);
     driver.stats().register(getRuntimeContext(), factory.stageId(), partition);

@@ -2,6 +2,7 @@ package dev.quiver.flink.stage;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.error.QuiverException;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.exchange.OutputEmitter;
 import dev.quiver.flink.exchange.OutputSplit;
@@ -38,6 +39,9 @@ final class StageDriver implements AutoCloseable {
   private final TaskPipeline pipeline;
   private final TaskStats stats = new TaskStats();
   private final SpillSpace spill;
+  private final int stageId;
+  private final int partition;
+  private final int tasks;
   private boolean outputFinished;
 
   /**
@@ -49,11 +53,15 @@ final class StageDriver implements AutoCloseable {
       int partition,
       BufferAllocator allocator,
       String taskName,
+      int tasks,
       List<Path> spillDirectories,
       Consumer<BatchRecord> emit) {
     requireNonNull(factory, "factory is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
     this.emitter = new OutputEmitter(split, partition, allocator, emit);
+    this.stageId = factory.stageId();
+    this.partition = partition;
+    this.tasks = tasks;
     // One spill space per task, under Flink's io.tmp.dirs; closed (files deleted) with the task.
     this.spill =
         spillDirectories.isEmpty()
@@ -91,8 +99,12 @@ final class StageDriver implements AutoCloseable {
   /** Runs the pipeline's leading sources; a pipeline of sources only finishes its output here. */
   void start() {
     long begin = System.nanoTime();
-    pipeline.start();
-    finishOutputIfDone();
+    try {
+      pipeline.start();
+      finishOutputIfDone();
+    } catch (QuiverException e) {
+      throw located(e);
+    }
     stats.busyNanos.add(System.nanoTime() - begin);
   }
 
@@ -105,6 +117,8 @@ final class StageDriver implements AutoCloseable {
         stats.batchesIn.add(1);
         pipeline.add(input, BatchTransfer.move(record.batch(), allocator));
       }
+    } catch (QuiverException e) {
+      throw located(e);
     } finally {
       stats.busyNanos.add(System.nanoTime() - begin);
     }
@@ -113,9 +127,26 @@ final class StageDriver implements AutoCloseable {
   /** Stage input {@code input} has ended; once the pipeline is finished, so is the output. */
   void inputEnded(int input) {
     long begin = System.nanoTime();
-    pipeline.finish(input);
-    finishOutputIfDone();
+    try {
+      pipeline.finish(input);
+      finishOutputIfDone();
+    } catch (QuiverException e) {
+      throw located(e);
+    }
     stats.busyNanos.add(System.nanoTime() - begin);
+  }
+
+  /**
+   * {@code e} with the stage and task it happened in, so that the one line a user sees says where
+   * (EXPLAIN shows the same stage ids): {@code [DIVISION_BY_ZERO] ... (stage 2, task 1 of 4)}.
+   */
+  private QuiverException located(QuiverException e) {
+    if (stageId < 0 || e.getMessage().endsWith(")") && e.getMessage().contains("(stage ")) {
+      return e;
+    }
+    String message = e.getMessage().substring(e.code().name().length() + 3);
+    return new QuiverException(
+        e.code(), message + " (stage " + stageId + ", task " + partition + " of " + tasks + ")", e);
   }
 
   private void finishOutputIfDone() {

@@ -40,6 +40,7 @@ public abstract class StageOperator extends BatchOperator {
             partition(),
             allocator(),
             taskName(),
+            parallelism(),
             SpillDirectories.of(getContainingTask().getEnvironment()),
             this::emit);
     driver.stats().register(getRuntimeContext(), factory.stageId(), partition());

@@ -85,11 +85,13 @@ class SessionErrorsTest {
   }
 
   @Test
-  void failureWhileRunningSurfacesTheTaskError() {
+  void failureWhileRunningSurfacesTheTaskErrorWithItsStageAndTask() {
+    // One line that says what (the expression), where in the data (the row) and where in the
+    // plan (the stage id EXPLAIN shows, and the task).
     assertFails(
         () -> session.sql("SELECT id / (quantity - quantity) FROM orders").rows(),
         ErrorCode.DIVISION_BY_ZERO,
-        "");
+        "(stage 0, task ");
   }
 
   @Test
