@@ -26,17 +26,19 @@ final class FoldingExecutor implements RexExecutor {
 
   @Override
   public void reduce(RexBuilder rexBuilder, List<RexNode> constExps, List<RexNode> reducedValues) {
+    boolean[] kept = new boolean[constExps.size()];
     List<RexNode> foldable = new ArrayList<>();
-    for (RexNode expression : constExps) {
-      if (!keepsUnfolded(expression)) {
-        foldable.add(expression);
+    for (int i = 0; i < constExps.size(); i++) {
+      kept[i] = keepsUnfolded(constExps.get(i));
+      if (!kept[i]) {
+        foldable.add(constExps.get(i));
       }
     }
     List<RexNode> folded = new ArrayList<>();
     RexUtil.EXECUTOR.reduce(rexBuilder, foldable, folded);
     int next = 0;
-    for (RexNode expression : constExps) {
-      reducedValues.add(keepsUnfolded(expression) ? expression : folded.get(next++));
+    for (int i = 0; i < constExps.size(); i++) {
+      reducedValues.add(kept[i] ? constExps.get(i) : folded.get(next++));
     }
   }
 

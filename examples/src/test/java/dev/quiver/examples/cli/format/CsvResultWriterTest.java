@@ -63,18 +63,7 @@ class CsvResultWriterTest {
 
   @Test
   void noRowsIsTheHeaderAlone(BufferAllocator allocator) throws Exception {
-    String csv =
-        TestBatches.write(
-            ResultFormat.CSV,
-            batch(
-                allocator,
-                new Long[0],
-                new String[0],
-                new String[0],
-                new String[0],
-                new Long[0],
-                new Double[0],
-                new Boolean[0]));
+    String csv = TestBatches.write(ResultFormat.CSV, TestBatches.empty(allocator));
     assertThat(csv).isEqualTo("id,name,price,day,at,ratio,ok\n");
   }
 

@@ -47,18 +47,7 @@ class TableResultWriterTest {
 
   @Test
   void noRows(BufferAllocator allocator) throws Exception {
-    String table =
-        TestBatches.write(
-            ResultFormat.TABLE,
-            batch(
-                allocator,
-                new Long[0],
-                new String[0],
-                new String[0],
-                new String[0],
-                new Long[0],
-                new Double[0],
-                new Boolean[0]));
+    String table = TestBatches.write(ResultFormat.TABLE, TestBatches.empty(allocator));
     assertThat(table)
         .isEqualTo(
             "id | name | price | day | at | ratio | ok\n"

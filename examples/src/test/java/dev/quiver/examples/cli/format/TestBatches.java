@@ -78,6 +78,19 @@ public final class TestBatches {
   }
 
   /** Writes {@code batches} (closing them) with {@code format} and returns the text. */
+  /** A batch of {@link #SCHEMA} without rows. */
+  static VectorSchemaRoot empty(BufferAllocator allocator) {
+    return batch(
+        allocator,
+        new Long[0],
+        new String[0],
+        new String[0],
+        new String[0],
+        new Long[0],
+        new Double[0],
+        new Boolean[0]);
+  }
+
   static String write(ResultFormat format, VectorSchemaRoot... batches) throws IOException {
     StringWriter out = new StringWriter();
     ResultWriter writer = format.writer(out);
