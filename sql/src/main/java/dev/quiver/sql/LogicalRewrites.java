@@ -23,9 +23,10 @@ import org.apache.calcite.tools.RelBuilder;
  * second.
  *
  * <ol>
- *   <li>Subqueries become mark / correlate joins, and the top-down decorrelator unnests them into
- *       semi, anti and mark joins (EXISTS, NOT EXISTS, IN, NOT IN with SQL's NULL semantics) or
- *       joins with aggregates (scalar subqueries).
+ *   <li>Simple correlated [NOT] EXISTS become semi and anti joins directly ({@link ExistsToJoin}).
+ *   <li>Other subqueries become mark / correlate joins, and the top-down decorrelator unnests them
+ *       into semi, anti and mark joins (EXISTS, NOT EXISTS, IN, NOT IN with SQL's NULL semantics)
+ *       or joins with aggregates (scalar subqueries).
  *   <li>Filters move into and below joins, projections and aggregates; constants fold.
  *   <li>Inner joins are reordered with row-count statistics: runs of inner joins become one
  *       multi-join, which Calcite's LoptOptimizeJoinRule orders greedily by estimated result size.
@@ -78,7 +79,7 @@ final class LogicalRewrites {
   private LogicalRewrites() {}
 
   static RelNode apply(RelNode rel) {
-    RelNode withoutSubqueries = run(rel, SUBQUERY);
+    RelNode withoutSubqueries = run(rel.accept(new ExistsToJoin()), SUBQUERY);
     RelNode decorrelated =
         TopDownGeneralDecorrelator.decorrelateQuery(withoutSubqueries, builder(rel));
     RelNode pushed = run(decorrelated.accept(new CommonFactors()), PUSHDOWN);
