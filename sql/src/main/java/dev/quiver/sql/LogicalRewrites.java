@@ -43,6 +43,9 @@ final class LogicalRewrites {
   private static final List<RelOptRule> PUSHDOWN =
       List.of(
           CoreRules.MARK_TO_SEMI_OR_ANTI_JOIN_RULE,
+          SemiJoinPushdown.INSTANCE,
+          CoreRules.SEMI_JOIN_PROJECT_TRANSPOSE,
+          CoreRules.SEMI_JOIN_FILTER_TRANSPOSE,
           CoreRules.FILTER_INTO_JOIN,
           CoreRules.JOIN_CONDITION_PUSH,
           CoreRules.FILTER_PROJECT_TRANSPOSE,
