@@ -8,13 +8,15 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.NettyShuffleEnvironmentOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 
 /**
  * The Flink settings both Flink engines get, so that Quiver and Flink SQL run on identical
  * MiniClusters: one TaskManager with {@code parallelism} slots, the same managed memory, BATCH jobs
- * at the same default parallelism, the REST endpoint on a port of this machine's choosing.
+ * at the same default parallelism, shuffles without Flink's LZ4 compression, the REST endpoint on a
+ * port of this machine's choosing.
  */
 final class ClusterSettings {
   private ClusterSettings() {}
@@ -26,6 +28,10 @@ final class ClusterSettings {
     configuration.set(TaskManagerOptions.NUM_TASK_SLOTS, options.parallelism());
     configuration.set(
         TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(options.managedMemory()));
+    // Quiver's local default (SessionBuilder): no LZ4 shuffle compression on one machine.
+    configuration.set(
+        NettyShuffleEnvironmentOptions.SHUFFLE_COMPRESSION_CODEC,
+        NettyShuffleEnvironmentOptions.CompressionCodec.NONE);
     configuration.set(RestOptions.ADDRESS, "localhost");
     configuration.set(RestOptions.BIND_ADDRESS, "localhost");
     configuration.set(RestOptions.BIND_PORT, Integer.toString(restPort));
