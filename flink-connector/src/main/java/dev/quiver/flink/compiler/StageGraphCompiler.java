@@ -62,10 +62,15 @@ public final class StageGraphCompiler {
   private final BatchCompression compression;
   private final ScanSourceFactory scans;
   private final long taskMemoryBudget;
+  private final StageOutputHook hook;
 
   private StageGraphCompiler(
-      BatchCompression compression, ScanSourceFactory scans, long taskMemoryBudget) {
+      BatchCompression compression,
+      ScanSourceFactory scans,
+      long taskMemoryBudget,
+      StageOutputHook hook) {
     this.compression = requireNonNull(compression, "compression is null");
+    this.hook = requireNonNull(hook, "hook is null");
     this.scans = requireNonNull(scans, "scans is null");
     if (taskMemoryBudget <= 0 && taskMemoryBudget != StageTaskFactory.MANAGED_MEMORY) {
       throw new IllegalArgumentException(
@@ -79,17 +84,21 @@ public final class StageGraphCompiler {
    * memory.
    */
   public StageGraphCompiler() {
-    this(BatchCompression.NONE, ScanSourceFactory.NONE, StageTaskFactory.MANAGED_MEMORY);
+    this(
+        BatchCompression.NONE,
+        ScanSourceFactory.NONE,
+        StageTaskFactory.MANAGED_MEMORY,
+        StageOutputHook.NONE);
   }
 
   /** The same compiler with {@code compression} on every edge between stages. */
   public StageGraphCompiler withCompression(BatchCompression compression) {
-    return new StageGraphCompiler(compression, scans, taskMemoryBudget);
+    return new StageGraphCompiler(compression, scans, taskMemoryBudget, hook);
   }
 
   /** The same compiler reading scans through {@code scans}. */
   public StageGraphCompiler withScanSources(ScanSourceFactory scans) {
-    return new StageGraphCompiler(compression, scans, taskMemoryBudget);
+    return new StageGraphCompiler(compression, scans, taskMemoryBudget, hook);
   }
 
   /**
@@ -102,12 +111,20 @@ public final class StageGraphCompiler {
     if (bytes <= 0) {
       throw new IllegalArgumentException("task memory budget must be positive: " + bytes);
     }
-    return new StageGraphCompiler(compression, scans, bytes);
+    return new StageGraphCompiler(compression, scans, bytes, hook);
   }
 
   /** The same compiler giving every task its share of its slot's Flink managed memory. */
   public StageGraphCompiler withManagedMemoryBudget() {
-    return new StageGraphCompiler(compression, scans, StageTaskFactory.MANAGED_MEMORY);
+    return new StageGraphCompiler(compression, scans, StageTaskFactory.MANAGED_MEMORY, hook);
+  }
+
+  /**
+   * The same compiler passing every stage's output through {@code hook} (tests: inject a failure
+   * into a stage's task).
+   */
+  public StageGraphCompiler withStageOutputHook(StageOutputHook hook) {
+    return new StageGraphCompiler(compression, scans, taskMemoryBudget, hook);
   }
 
   public BatchCompression compression() {
@@ -120,7 +137,13 @@ public final class StageGraphCompiler {
     requireNonNull(graph, "graph is null");
     List<DataStream<BatchRecord>> outputs = new ArrayList<>();
     for (Stage stage : graph.stages()) {
-      outputs.add(compileStage(env, graph, stage, outputs));
+      DataStream<BatchRecord> output = compileStage(env, graph, stage, outputs);
+      DataStream<BatchRecord> hooked = hook.apply(stage, output);
+      if (hooked.getParallelism() != output.getParallelism()) {
+        throw new IllegalStateException(
+            "a stage output hook changed the task count of stage " + stage.id());
+      }
+      outputs.add(hooked);
     }
     return outputs.get(outputs.size() - 1);
   }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.flink.batch.BatchCompression;
 import dev.quiver.flink.compiler.StageGraphCompiler;
+import dev.quiver.flink.compiler.StageOutputHook;
 import dev.quiver.flink.stage.StageTaskFactory;
 import dev.quiver.sql.PlannerOptions;
 import java.util.List;
@@ -42,6 +43,7 @@ public final class SessionBuilder {
   private String remoteHost;
   private int remotePort;
   private List<String> jarFiles = List.of();
+  private StageOutputHook stageOutputHook = StageOutputHook.NONE;
 
   SessionBuilder() {}
 
@@ -114,6 +116,12 @@ public final class SessionBuilder {
     return this;
   }
 
+  /** Passes every stage's output through {@code hook} (tests: inject failures into stages). */
+  SessionBuilder stageOutputHook(StageOutputHook hook) {
+    this.stageOutputHook = requireNonNull(hook, "hook is null");
+    return this;
+  }
+
   /** Adds {@code value}'s Flink settings (for the cluster, when local, and for every job). */
   public SessionBuilder configuration(Configuration value) {
     configuration.addAll(requireNonNull(value, "value is null"));
@@ -132,7 +140,8 @@ public final class SessionBuilder {
     } else {
       cluster = new RemoteCluster(remoteHost, remotePort, jarFiles, flink);
     }
-    StageGraphCompiler compiler = new StageGraphCompiler().withCompression(compression);
+    StageGraphCompiler compiler =
+        new StageGraphCompiler().withCompression(compression).withStageOutputHook(stageOutputHook);
     if (taskMemoryBudget != StageTaskFactory.MANAGED_MEMORY) {
       compiler = compiler.withTaskMemoryBudget(taskMemoryBudget);
     }
