@@ -11,6 +11,7 @@ import dev.quiver.flink.testing.FailOnceOperator;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -111,6 +112,31 @@ class FailoverTest {
   void theResultTaskFailingAfterResultsReachedTheReaderGivesEveryRowOnce() throws IOException {
     try (QuiverSession session = session(restarts(2), FailOnceOperator.inStage(1, 0, 8))) {
       assertThat(runAndCheckSpilled(session)).containsExactlyElementsOf(expected);
+    }
+    assertNoSpillFilesLeft();
+  }
+
+  /**
+   * A remote session learns the cluster's restart strategy (its own configuration names none), so
+   * its reader hands out every row once when the cluster restarts the result task.
+   */
+  @Test
+  void aRemoteSessionKnowsTheClustersRestartStrategy() throws Exception {
+    try (QuiverSession server = session(restarts(2), StageOutputHook.NONE)) {
+      URI rest = server.localCluster().orElseThrow().restAddress();
+      Configuration flink = new Configuration();
+      flink.set(CoreOptions.TMP_DIRS, tmp.toString());
+      try (QuiverSession client =
+          QuiverSession.builder()
+              .parallelism(2)
+              .taskMemoryBudget(256 << 10)
+              .configuration(flink)
+              .remote(rest.getHost(), rest.getPort())
+              .stageOutputHook(FailOnceOperator.inStage(1, 0, 8))
+              .build()) {
+        client.registerTable("orders", orders.toString());
+        assertThat(runAndCheckSpilled(client)).containsExactlyElementsOf(expected);
+      }
     }
     assertNoSpillFilesLeft();
   }
