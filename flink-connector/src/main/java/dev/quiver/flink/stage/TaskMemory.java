@@ -58,7 +58,7 @@ final class TaskMemory implements AutoCloseable {
     MemoryManager memoryManager = environment.getMemoryManager();
     long bytes = fraction > 0 ? memoryManager.computeMemorySize(fraction) : 0;
     if (bytes <= 0) { // no declared use (a hand-built job), or a slot without managed memory
-      LOG.info(
+      LOG.debug(
           "{} has no managed memory (fraction {}): its memory is not limited", owner, fraction);
       return new TaskMemory(Long.MAX_VALUE);
     }
