@@ -36,13 +36,15 @@ final class ClusterRestarts {
     Configuration restarts = new Configuration();
     URI uri = URI.create("http://" + host + ":" + port + "/jobmanager/config");
     try {
-      HttpResponse<String> response =
-          HttpClient.newBuilder()
-              .connectTimeout(TIMEOUT)
-              .build()
-              .send(
-                  HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
-                  HttpResponse.BodyHandlers.ofString());
+      HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+      HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build();
+      long deadline = System.nanoTime() + TIMEOUT.toNanos();
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      // 503 while a cluster that has just started elects its leader: ask again.
+      while (response.statusCode() == 503 && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+        response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      }
       if (response.statusCode() != 200) {
         throw new IOException("HTTP " + response.statusCode() + ": " + response.body());
       }
