@@ -8,6 +8,7 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.flink.catalog.OrdersFiles;
 import dev.quiver.flink.compiler.StageOutputHook;
 import dev.quiver.flink.testing.FailOnceOperator;
+import dev.quiver.flink.testing.RecordingReporter;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;
@@ -29,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A task that fails once mid-query, with a restart strategy configured: the query gives exactly the
  * answer of a run without failures (every row once, in order), and neither the failed attempt's
- * Arrow memory (the leak check) nor its spill files (a budget of 256 KB makes the sort spill) are
- * left behind. Without restarts left, the failure reaches the user as the task's own error.
+ * Arrow memory (the leak check) nor its spill files (a budget of 256 KB makes the sort spill; the
+ * tasks' spill metrics show the failed attempt had files) are left behind. Without restarts left,
+ * the failure reaches the user as the task's own error.
  *
  * <p>The stages of the query at parallelism 2:
  *
@@ -66,7 +68,7 @@ class FailoverTest {
     flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
     flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, attempts);
     flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
-    return flink;
+    return RecordingReporter.configure(flink);
   }
 
   private QuiverSession session(Configuration flink, StageOutputHook hook) {
@@ -96,9 +98,12 @@ class FailoverTest {
    */
   @Test
   void aSpillingTaskThatFailsOnceGivesTheSameAnswer() throws IOException {
+    RecordingReporter.clear();
     try (QuiverSession session = session(restarts(2), FailOnceOperator.inStage(0, 0, 3))) {
       assertThat(runAndCheckSpilled(session)).containsExactlyElementsOf(expected);
     }
+    // The sort tasks that finished and the attempt that failed all had spill files.
+    assertThat(RecordingReporter.values("quiverSpillFiles").stream().filter(n -> n > 0)).hasSize(3);
     assertNoSpillFilesLeft();
   }
 
