@@ -25,6 +25,9 @@ import java.time.Duration;
 final class CancelOnExit implements AutoCloseable {
   static final Duration WAIT = Duration.ofSeconds(15);
 
+  /** Set when a hook starts cancelling: the command's own failure is then its cancellation. */
+  private static volatile boolean cancelling;
+
   private final Thread hook;
 
   private CancelOnExit(Thread hook) {
@@ -38,6 +41,7 @@ final class CancelOnExit implements AutoCloseable {
     Thread hook =
         new Thread(
             () -> {
+              cancelling = true;
               err.println("quiver: interrupted: cancelling the query");
               err.flush();
               Thread closer = new Thread(session::close, "quiver: close session");
@@ -57,6 +61,14 @@ final class CancelOnExit implements AutoCloseable {
             "quiver: cancel on exit");
     Runtime.getRuntime().addShutdownHook(hook);
     return new CancelOnExit(hook);
+  }
+
+  /**
+   * Whether the JVM is exiting and a hook cancels the query: the command then fails because its job
+   * was cancelled, which the hook reports, so the command's error is not worth a line.
+   */
+  static boolean cancelling() {
+    return cancelling;
   }
 
   /** The command ended on its own: nothing to cancel at exit. */

@@ -85,7 +85,8 @@ class InterruptTest {
 
       assertThat(exited).as("the CLI exited").isTrue();
       assertThat(millis).isLessThan(CancelOnExit.WAIT.toMillis() + 5_000);
-      assertThat(Files.readString(err, UTF_8)).contains("quiver: query cancelled");
+      assertThat(Files.readString(err, UTF_8))
+          .isEqualTo("quiver: interrupted: cancelling the query\nquiver: query cancelled\n");
       assertThat(spillFiles()).isZero();
       assertThat(data.resolve("out.csv")).doesNotExist(); // replaced only when complete
     } finally {
