@@ -85,8 +85,9 @@ class InterruptTest {
 
       assertThat(exited).as("the CLI exited").isTrue();
       assertThat(millis).isLessThan(CancelOnExit.WAIT.toMillis() + 5_000);
-      assertThat(Files.readString(err, UTF_8))
-          .isEqualTo("quiver: interrupted: cancelling the query\nquiver: query cancelled\n");
+      // What the CLI says: the cancellation, and no error of the query it cancelled.
+      assertThat(Files.readAllLines(err, UTF_8).stream().filter(l -> l.startsWith("quiver:")))
+          .containsExactly("quiver: interrupted: cancelling the query", "quiver: query cancelled");
       assertThat(spillFiles()).isZero();
       assertThat(data.resolve("out.csv")).doesNotExist(); // replaced only when complete
     } finally {
