@@ -33,6 +33,9 @@ final class Errors {
     return (Exception e, CommandLine command, ParseResult parsed) -> {
       PrintWriter err = command.getErr();
       command.getOut().flush();
+      if (CancelOnExit.cancelling()) {
+        return FAILURE; // Ctrl-C: the job was cancelled, as CancelOnExit reports
+      }
       err.println("quiver: " + message(e));
       if (verbose(parsed)) {
         e.printStackTrace(err);

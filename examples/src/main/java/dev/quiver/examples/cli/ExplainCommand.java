@@ -66,7 +66,8 @@ final class ExplainCommand implements Callable<Integer> {
     }
     String sql = query.read(spec.commandLine(), System.in);
     String plan;
-    try (QuiverSession quiver = session.open()) {
+    try (QuiverSession quiver = session.open();
+        CancelOnExit exit = CancelOnExit.guard(quiver, spec.commandLine().getErr())) {
       tables.register(quiver);
       if (analyze) {
         plan = quiver.explainAnalyze(sql);

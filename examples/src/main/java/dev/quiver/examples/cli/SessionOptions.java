@@ -55,9 +55,10 @@ final class SessionOptions {
       names = "--memory-budget",
       paramLabel = "SIZE",
       description =
-          "Arrow memory each task's operators may hold, e.g. 64m or 2g (default: no limit). Sorts"
-              + " and aggregations beyond it spill to Flink's io.tmp.dirs; a join's build side"
-              + " fails with MEMORY_BUDGET_EXCEEDED.")
+          "Arrow memory each task's operators may hold, e.g. 64m or 2g (default: the task's"
+              + " share of its slot's Flink managed memory). Sorts and aggregations beyond it"
+              + " spill to Flink's io.tmp.dirs; a join's build side fails with"
+              + " MEMORY_BUDGET_EXCEEDED.")
   void memoryBudget(String value) {
     memoryBudget = bytes(value);
   }

@@ -55,7 +55,8 @@ final class SqlCommand implements Callable<Integer> {
     boolean verbose = Errors.verbose(spec.root().commandLine().getParseResult());
     long start = System.nanoTime();
     long rows;
-    try (QuiverSession quiver = session.open()) {
+    try (QuiverSession quiver = session.open();
+        CancelOnExit exit = CancelOnExit.guard(quiver, spec.commandLine().getErr())) {
       tables.register(quiver);
       long queryStart = System.nanoTime();
       try (ResultOutput out = ResultOutput.of(output, spec.commandLine().getOut());

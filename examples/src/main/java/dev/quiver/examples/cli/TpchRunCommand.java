@@ -117,7 +117,8 @@ final class TpchRunCommand implements Callable<Integer> {
     }
 
     List<String> failed;
-    try (QuiverSession quiver = session.open()) {
+    try (QuiverSession quiver = session.open();
+        CancelOnExit exit = CancelOnExit.guard(quiver, err)) {
       TpchCatalog.register(quiver, dir);
       stdout.printf(
           Locale.ROOT,

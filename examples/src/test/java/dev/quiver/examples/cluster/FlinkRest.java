@@ -109,6 +109,31 @@ final class FlinkRest {
     return taskManagers;
   }
 
+  /** The ids of the TaskManagers that run tasks of the job now. */
+  Set<String> taskManagersRunning(String jobId) throws IOException {
+    Set<String> taskManagers = new TreeSet<>();
+    for (JsonNode vertex : get("/jobs/" + jobId).path("vertices")) {
+      String path = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/taskmanagers";
+      for (JsonNode taskManager : get(path).path("taskmanagers")) {
+        if (taskManager.path("status-counts").path("RUNNING").asInt() > 0) {
+          taskManagers.add(taskManager.path("taskmanager-id").asText());
+        }
+      }
+    }
+    return taskManagers;
+  }
+
+  /** The ids of the jobs the cluster runs now. */
+  Set<String> runningJobs() throws IOException {
+    Set<String> jobs = new TreeSet<>();
+    for (JsonNode job : get("/jobs/overview").path("jobs")) {
+      if (job.path("state").asText().equals("RUNNING")) {
+        jobs.add(job.path("jid").asText());
+      }
+    }
+    return jobs;
+  }
+
   /** The root exception of a failed job, as the cluster reports it. */
   String failure(String jobId) throws IOException {
     return get("/jobs/" + jobId + "/exceptions").path("exceptionHistory").toString();

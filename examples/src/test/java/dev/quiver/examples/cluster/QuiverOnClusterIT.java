@@ -23,11 +23,18 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,22 +42,27 @@ import org.junit.jupiter.api.extension.TestWatcher;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Quiver on a real Flink cluster: a standalone session cluster of three JVMs on the loopback
- * interface (a JobManager and two TaskManagers of two slots, {@link StandaloneCluster}) whose class
- * path holds Flink and nothing of Quiver, so every Quiver class a task runs comes from the jar
- * shipped with its job. Over TPC-H SF 0.01 it runs
+ * Quiver on a real Flink cluster: a standalone session cluster of four JVMs on the loopback
+ * interface (a JobManager and three TaskManagers of two slots, {@link StandaloneCluster}) whose
+ * class path holds Flink and nothing of Quiver, so every Quiver class a task runs comes from the
+ * jar shipped with its job. Over TPC-H SF 0.01 it runs
  *
  * <ul>
  *   <li>Q10 (broadcast joins, a hash shuffle, an ordered merge) as {@code quiver-job.jar} submitted
  *       through the REST API the way a user without Flink's client would: the job writes its result
  *       as CSV itself;
+ *   <li>Q5 with Flink's own {@code flink run}, writing Parquet;
  *   <li>Q3 with the command line, {@code quiver sql --cluster}, shipping {@code quiver-job.jar};
+ *   <li>last, a longer query with the command line while one of the TaskManagers running it is
+ *       killed (SIGKILL): the cluster's restart strategy (fixed delay) runs the lost tasks on the
+ *       others, and the answer is still exact;
  * </ul>
  *
- * and compares both results with DuckDB's answers. Needs {@code target/quiver-job.jar}, so it runs
+ * and compares every result with DuckDB's answer. Needs {@code target/quiver-job.jar}, so it runs
  * in Maven's integration-test phase ({@code mvn verify}).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class QuiverOnClusterIT {
   private static final int PARALLELISM = 2;
   private static final Duration CLUSTER_START = Duration.ofSeconds(90);
@@ -79,7 +91,7 @@ class QuiverOnClusterIT {
     assertThat(jobJar)
         .as("the job jar; build it with mvn package -pl examples (mvn verify runs this test)")
         .isRegularFile();
-    cluster = StandaloneCluster.start(dir.resolve("cluster"), 2, 2);
+    cluster = StandaloneCluster.start(dir.resolve("cluster"), 3, 2);
     // While the cluster starts: the data, and DuckDB's views of it.
     data = dir.resolve("tpch");
     new TpchGenerator(data, 0.01, FileFormat.PARQUET, 2, 20_000).generate();
@@ -95,7 +107,7 @@ class QuiverOnClusterIT {
                 + "')");
       }
     }
-    cluster.awaitSlots(4, CLUSTER_START);
+    cluster.awaitSlots(6, CLUSTER_START);
   }
 
   @AfterAll
@@ -143,7 +155,9 @@ class QuiverOnClusterIT {
                 "--parallelism", String.valueOf(PARALLELISM)));
     JsonNode ended = rest.awaitJob(job, JOB_RUN);
     assertThat(ended.path("state").asText()).as(rest.failure(job)).isEqualTo("FINISHED");
-    assertThat(rest.taskManagersOf(job)).as("TaskManagers that ran tasks of the job").hasSize(2);
+    assertThat(rest.taskManagersOf(job))
+        .as("TaskManagers that ran tasks of the job")
+        .hasSizeGreaterThanOrEqualTo(2);
     rest.deleteJar(jar);
 
     // ORDER BY: the final stage is one merging task, so one part holds the whole result.
@@ -205,11 +219,89 @@ class QuiverOnClusterIT {
     assertSameAsDuckDb(3, out);
   }
 
+  /**
+   * A TaskManager that runs tasks of a query is killed while the query runs (nested loop joins of
+   * lineitem with part: 120 million pairs, seconds on these small JVMs); the job restarts what it
+   * lost on the other TaskManagers and the command line still prints DuckDB's answer, every row
+   * once. Runs last: the cluster has one TaskManager fewer afterwards.
+   */
+  @Test
+  @Order(Integer.MAX_VALUE)
+  void aTaskManagerKilledMidQueryChangesNoAnswer() throws Exception {
+    String sql =
+        "select l_returnflag, count(*) as pairs, sum(l_quantity) as quantity,"
+            + " sum(p_retailprice) as price from lineitem, part"
+            + " where l_quantity > p_size and l_discount < 0.05"
+            + " group by l_returnflag order by l_returnflag";
+    Path out = dir.resolve("cli-out").resolve("killed.csv");
+    FlinkRest rest = cluster.rest();
+    Set<String> before = rest.runningJobs();
+    StringWriter stdout = new StringWriter();
+    StringWriter stderr = new StringWriter();
+    ExecutorService client = Executors.newSingleThreadExecutor();
+    try {
+      Future<Integer> status =
+          client.submit(
+              () ->
+                  QuiverCommand.commandLine(new PrintWriter(stdout), new PrintWriter(stderr))
+                      .execute(
+                          "sql",
+                          "--cluster",
+                          "127.0.0.1:" + cluster.restPort(),
+                          "--jar",
+                          jobJar.toString(),
+                          "--catalog",
+                          data.toString(),
+                          "--parallelism",
+                          String.valueOf(PARALLELISM),
+                          "--format",
+                          "csv",
+                          "--output",
+                          out.toString(),
+                          sql));
+      String job = null;
+      Set<String> running = Set.of();
+      long deadline = System.nanoTime() + JOB_RUN.toNanos();
+      long firstRunning = 0;
+      // Past the scan of part (a second after the first running task), into the join.
+      while (running.isEmpty() || System.nanoTime() - firstRunning < 1_000_000_000L) {
+        assertThat(status.isDone())
+            .as("the query ended before a TaskManager was killed: %s", stderr)
+            .isFalse();
+        assertThat(System.nanoTime()).as("the query's tasks did not start").isLessThan(deadline);
+        Thread.sleep(100);
+        if (job == null) {
+          job =
+              rest.runningJobs().stream().filter(j -> !before.contains(j)).findFirst().orElse(null);
+        }
+        if (job != null) {
+          running = rest.taskManagersRunning(job);
+          if (!running.isEmpty() && firstRunning == 0) {
+            firstRunning = System.nanoTime();
+          }
+        }
+      }
+      cluster.killTaskManager(running.iterator().next());
+
+      assertThat(status.get(JOB_RUN.toSeconds(), TimeUnit.SECONDS)).as(stderr.toString()).isZero();
+      assertThat(rest.get("/jobs/" + job + "/exceptions").path("exceptionHistory").path("entries"))
+          .as("the failures the job recovered from")
+          .isNotEmpty();
+    } finally {
+      client.shutdownNow();
+    }
+    assertSameAsDuckDb(sql, out);
+  }
+
   private static void assertSameAsDuckDb(int query, Path csv) throws SQLException {
-    List<List<Object>> expected = duckDb(TpchQueries.text(query));
-    assertThat(expected).as("DuckDB's answer to q%d", query).isNotEmpty();
+    assertSameAsDuckDb(TpchQueries.text(query), csv);
+  }
+
+  private static void assertSameAsDuckDb(String sql, Path csv) throws SQLException {
+    List<List<Object>> expected = duckDb(sql);
+    assertThat(expected).as("DuckDB's answer to %s", sql).isNotEmpty();
     List<List<Object>> actual = CsvAnswers.read(duckdb, csv, expected);
-    assertThat(ResultComparison.difference(expected, actual)).as("q%d", query).isNull();
+    assertThat(ResultComparison.difference(expected, actual)).as(sql).isNull();
   }
 
   private static List<List<Object>> duckDb(String sql) throws SQLException {

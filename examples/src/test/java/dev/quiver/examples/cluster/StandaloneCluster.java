@@ -18,9 +18,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.HeartbeatManagerOptions;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.TaskManagerOptions.TaskManagerLoadBalanceMode;
 import org.apache.flink.runtime.clusterframework.TaskExecutorProcessSpec;
@@ -87,6 +89,7 @@ final class StandaloneCluster implements AutoCloseable {
   private final int restPort;
   private final List<Process> daemons = new ArrayList<>(); // the JobManager, the TaskManagers
   private final List<Process> clients = new ArrayList<>();
+  private final List<Process> killed = new ArrayList<>(); // daemons a test killed
   private final List<Path> logs = new ArrayList<>();
   private final Thread killer = new Thread(this::kill, "kill flink cluster");
 
@@ -115,9 +118,16 @@ final class StandaloneCluster implements AutoCloseable {
     conf.set(TaskManagerOptions.BIND_HOST, LOOPBACK);
     conf.set(TaskManagerOptions.NUM_TASK_SLOTS, slots);
     conf.set(TaskManagerOptions.TOTAL_PROCESS_MEMORY, MemorySize.parse("1g"));
-    // Quiver's operators keep batches in Arrow memory, not in Flink's managed memory: give the
-    // task heap the share managed memory would take.
+    // Quiver's tasks take their memory budgets from managed memory and keep their batches in
+    // Arrow's native memory beside it; the data here is small, so the heap keeps the larger share.
     conf.set(TaskManagerOptions.MANAGED_MEMORY_FRACTION, 0.1f);
+    // A lost TaskManager fails the tasks it ran, and the job restarts them elsewhere: a dead
+    // TaskManager is noticed after two failed heartbeats (heartbeat.rpc-failure-threshold).
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 10);
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(1));
+    conf.set(HeartbeatManagerOptions.HEARTBEAT_INTERVAL, Duration.ofSeconds(1));
+    conf.set(HeartbeatManagerOptions.HEARTBEAT_TIMEOUT, Duration.ofSeconds(15));
     // Spread slots over the TaskManagers, so that a job's stages talk over the network.
     conf.set(TaskManagerOptions.TASK_MANAGER_LOAD_BALANCE_MODE, TaskManagerLoadBalanceMode.SLOTS);
 
@@ -227,7 +237,7 @@ final class StandaloneCluster implements AutoCloseable {
     String last = "no answer";
     while (System.nanoTime() < deadline) {
       for (Process process : daemons) {
-        if (!process.isAlive()) {
+        if (!process.isAlive() && !killed.contains(process)) {
           throw new IllegalStateException(
               "a cluster process exited with " + process.exitValue() + "\n" + logTails());
         }
@@ -252,6 +262,27 @@ final class StandaloneCluster implements AutoCloseable {
             + last
             + "\n"
             + logTails());
+  }
+
+  /**
+   * Kills the TaskManager whose resource id is {@code resourceId} with SIGKILL, as a machine that
+   * dies would vanish, and waits until its process has gone. Later calls of {@link #awaitSlots}
+   * count only the TaskManagers still running.
+   */
+  void killTaskManager(String resourceId) throws IOException, InterruptedException {
+    for (int i = 1; i < daemons.size(); i++) { // daemon 0 is the JobManager
+      Path log = dir.resolve("taskmanager-" + (i - 1)).resolve("taskmanager-" + (i - 1) + ".log");
+      Process process = daemons.get(i);
+      if (process.isAlive() && Files.readString(log, UTF_8).contains(resourceId)) {
+        process.destroyForcibly(); // SIGKILL
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("TaskManager " + resourceId + " survived SIGKILL");
+        }
+        killed.add(process);
+        return;
+      }
+    }
+    throw new IllegalArgumentException("no running TaskManager logged the id " + resourceId);
   }
 
   /** The last lines of every process's log and standard output, for failure messages. */

@@ -20,6 +20,7 @@ import dev.quiver.stage.Stage;
 import dev.quiver.stage.StageGraph;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.core.memory.ManagedMemoryUseCase;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.transformations.MultipleInputTransformation;
@@ -45,46 +46,85 @@ import org.apache.flink.streaming.api.transformations.MultipleInputTransformatio
  * Each edge's type is {@code BatchTypeInfo.of(producer schema, compression, "stage p → stage c")}.
  * Task counts are set per operator, so the job runs the plan's task counts whatever the
  * environment's default parallelism (turn off the adaptive batch scheduler's auto-parallelism).
- * Immutable.
+ *
+ * <p>Memory: unless {@link #withTaskMemoryBudget} sets a budget, every stage operator declares an
+ * operator-scope use of Flink managed memory, and each task's budget is its share of its slot's
+ * managed memory ({@code taskmanager.memory.managed.size} or {@code .fraction}, divided among the
+ * slots and, within a slot, among the operators that declared a use). Immutable.
  */
 public final class StageGraphCompiler {
+  /**
+   * The weight of a stage operator's managed memory use: all stage operators weigh the same, so
+   * stages chained into one task split its slot's managed memory evenly.
+   */
+  static final int MANAGED_MEMORY_WEIGHT = 100;
+
   private final BatchCompression compression;
   private final ScanSourceFactory scans;
   private final long taskMemoryBudget;
+  private final StageOutputHook hook;
 
   private StageGraphCompiler(
-      BatchCompression compression, ScanSourceFactory scans, long taskMemoryBudget) {
+      BatchCompression compression,
+      ScanSourceFactory scans,
+      long taskMemoryBudget,
+      StageOutputHook hook) {
     this.compression = requireNonNull(compression, "compression is null");
+    this.hook = requireNonNull(hook, "hook is null");
     this.scans = requireNonNull(scans, "scans is null");
-    if (taskMemoryBudget <= 0) {
+    if (taskMemoryBudget <= 0 && taskMemoryBudget != StageTaskFactory.MANAGED_MEMORY) {
       throw new IllegalArgumentException(
           "task memory budget must be positive: " + taskMemoryBudget);
     }
     this.taskMemoryBudget = taskMemoryBudget;
   }
 
-  /** No batch compression, no scan sources, no memory limit per task. */
+  /**
+   * No batch compression, no scan sources, each task's memory budget its share of Flink managed
+   * memory.
+   */
   public StageGraphCompiler() {
-    this(BatchCompression.NONE, ScanSourceFactory.NONE, Long.MAX_VALUE);
+    this(
+        BatchCompression.NONE,
+        ScanSourceFactory.NONE,
+        StageTaskFactory.MANAGED_MEMORY,
+        StageOutputHook.NONE);
   }
 
   /** The same compiler with {@code compression} on every edge between stages. */
   public StageGraphCompiler withCompression(BatchCompression compression) {
-    return new StageGraphCompiler(compression, scans, taskMemoryBudget);
+    return new StageGraphCompiler(compression, scans, taskMemoryBudget, hook);
   }
 
   /** The same compiler reading scans through {@code scans}. */
   public StageGraphCompiler withScanSources(ScanSourceFactory scans) {
-    return new StageGraphCompiler(compression, scans, taskMemoryBudget);
+    return new StageGraphCompiler(compression, scans, taskMemoryBudget, hook);
   }
 
   /**
    * The same compiler giving every stage task a memory budget of {@code bytes} for the Arrow data
-   * its operators hold: sorts and hash aggregations beyond it spill to the task manager's temp
-   * directories; a hash join's build side cannot spill yet and fails with MEMORY_BUDGET_EXCEEDED.
+   * its operators hold, instead of its share of Flink managed memory: sorts and hash aggregations
+   * beyond it spill to the task manager's temp directories; a hash join's build side cannot spill
+   * yet and fails with MEMORY_BUDGET_EXCEEDED.
    */
   public StageGraphCompiler withTaskMemoryBudget(long bytes) {
-    return new StageGraphCompiler(compression, scans, bytes);
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("task memory budget must be positive: " + bytes);
+    }
+    return new StageGraphCompiler(compression, scans, bytes, hook);
+  }
+
+  /** The same compiler giving every task its share of its slot's Flink managed memory. */
+  public StageGraphCompiler withManagedMemoryBudget() {
+    return new StageGraphCompiler(compression, scans, StageTaskFactory.MANAGED_MEMORY, hook);
+  }
+
+  /**
+   * The same compiler passing every stage's output through {@code hook} (tests: inject a failure
+   * into a stage's task).
+   */
+  public StageGraphCompiler withStageOutputHook(StageOutputHook hook) {
+    return new StageGraphCompiler(compression, scans, taskMemoryBudget, hook);
   }
 
   public BatchCompression compression() {
@@ -97,12 +137,33 @@ public final class StageGraphCompiler {
     requireNonNull(graph, "graph is null");
     List<DataStream<BatchRecord>> outputs = new ArrayList<>();
     for (Stage stage : graph.stages()) {
-      outputs.add(compileStage(env, graph, stage, outputs));
+      DataStream<BatchRecord> output = compileStage(env, graph, stage, outputs);
+      DataStream<BatchRecord> hooked = hook.apply(stage, output);
+      if (hooked.getParallelism() != output.getParallelism()) {
+        throw new IllegalStateException(
+            "a stage output hook changed the task count of stage " + stage.id());
+      }
+      outputs.add(hooked);
     }
     return outputs.get(outputs.size() - 1);
   }
 
   private DataStream<BatchRecord> compileStage(
+      StreamExecutionEnvironment env,
+      StageGraph graph,
+      Stage stage,
+      List<DataStream<BatchRecord>> outputs) {
+    DataStream<BatchRecord> output = compileOperator(env, graph, stage, outputs);
+    if (taskMemoryBudget == StageTaskFactory.MANAGED_MEMORY) {
+      output
+          .getTransformation()
+          .declareManagedMemoryUseCaseAtOperatorScope(
+              ManagedMemoryUseCase.OPERATOR, MANAGED_MEMORY_WEIGHT);
+    }
+    return output;
+  }
+
+  private DataStream<BatchRecord> compileOperator(
       StreamExecutionEnvironment env,
       StageGraph graph,
       Stage stage,

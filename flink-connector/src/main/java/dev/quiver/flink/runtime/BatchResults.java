@@ -50,13 +50,15 @@ public final class BatchResults {
                 PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
                 new EncodeOperator(type))
             .setParallelism(stream.getParallelism());
-    CloseableIterator<byte[]> bytes = collect(encoded);
+    boolean restartable = Restarts.enabled(stream.getExecutionEnvironment().getConfiguration());
+    CloseableIterator<byte[]> bytes = collect(encoded, restartable);
     JobClient client = stream.getExecutionEnvironment().executeAsync(jobName);
     return new ResultRecords(
         client,
         bytes,
         (BatchSerializer) type.createSerializer(new SerializerConfigImpl()),
-        allocator);
+        allocator,
+        restartable);
   }
 
   /**
@@ -64,9 +66,12 @@ public final class BatchResults {
    * client-side fetcher), except that the client polls for results every {@value #POLL_MILLIS} ms
    * instead of sleeping Flink's fixed 100 ms after every empty poll: that sleep was most of a small
    * query's wall time (benchmarks/README.md, fixed cost). The buffer is the one Flink uses without
-   * checkpointing (batch jobs never checkpoint).
+   * checkpointing (batch jobs never checkpoint); when the job may restart, it tolerates a restarted
+   * sink (it starts over from the new sink's first record) and {@link ResultCommits} drops what the
+   * reader has seen already.
    */
-  private static CloseableIterator<byte[]> collect(DataStream<byte[]> encoded) {
+  private static CloseableIterator<byte[]> collect(
+      DataStream<byte[]> encoded, boolean restartable) {
     StreamExecutionEnvironment env = encoded.getExecutionEnvironment();
     TypeSerializer<byte[]> serializer =
         encoded.getType().createSerializer(env.getConfig().getSerializerConfig());
@@ -83,7 +88,7 @@ public final class BatchResults {
     sink.uid(uid);
     CollectResultIterator<byte[]> iterator =
         new CollectResultIterator<>(
-            new UncheckpointedCollectResultBuffer<>(serializer, false),
+            new UncheckpointedCollectResultBuffer<>(serializer, restartable),
             uid,
             accumulatorName,
             POLL_MILLIS);

@@ -14,13 +14,13 @@ import java.util.concurrent.TimeoutException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.util.CloseableIterator;
 
 /**
  * The data records of a running job, in arrival order, decoded into the caller's allocator; each
  * belongs to the caller (who closes it). Each record keeps the partition of the task that produced
- * it.
+ * it. When the job may restart tasks, each result task's output is handed out once that task has
+ * sent all of it, so that no row is seen twice or lost ({@link ResultCommits}).
  *
  * <p>{@link #close()} ends the job: a job that is still running (the caller stopped early) is
  * cancelled, and the call waits until the job has reached a terminal state, so that every task has
@@ -35,6 +35,8 @@ public final class ResultRecords implements CloseableIterator<BatchRecord> {
   private final CloseableIterator<byte[]> bytes;
   private final BatchSerializer serializer;
   private final BufferAllocator allocator;
+  private final ResultCommits commits;
+  private ResultFrame next;
   private boolean closed;
   private JobStatus finalStatus;
 
@@ -42,11 +44,13 @@ public final class ResultRecords implements CloseableIterator<BatchRecord> {
       JobClient client,
       CloseableIterator<byte[]> bytes,
       BatchSerializer serializer,
-      BufferAllocator allocator) {
+      BufferAllocator allocator,
+      boolean restartable) {
     this.client = requireNonNull(client, "client is null");
     this.bytes = requireNonNull(bytes, "bytes is null");
     this.serializer = requireNonNull(serializer, "serializer is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
+    this.commits = new ResultCommits(restartable);
   }
 
   /** The Flink job. */
@@ -56,7 +60,20 @@ public final class ResultRecords implements CloseableIterator<BatchRecord> {
 
   @Override
   public boolean hasNext() {
-    return !closed && bytes.hasNext();
+    if (closed) {
+      return false;
+    }
+    while (next == null) {
+      next = commits.poll();
+      if (next == null) {
+        if (!bytes.hasNext()) {
+          commits.checkComplete();
+          return false;
+        }
+        commits.accept(ResultFrame.read(bytes.next()));
+      }
+    }
+    return true;
   }
 
   /** The next data record (the job sends data records only); the caller owns it. */
@@ -65,8 +82,10 @@ public final class ResultRecords implements CloseableIterator<BatchRecord> {
     if (!hasNext()) {
       throw new NoSuchElementException();
     }
+    ResultFrame frame = next;
+    next = null;
     try {
-      return serializer.deserialize(new DataInputDeserializer(bytes.next()), allocator);
+      return serializer.deserialize(frame.batchInput(), allocator);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -18,7 +18,8 @@ import java.util.Map;
  *   | task 1: ...
  * </pre>
  *
- * A scan stage has no input rows (its rows come from its source and count as output).
+ * A scan stage has no input rows (its rows come from its source and count as output). A task that
+ * spilled says how much, and its memory budget.
  */
 final class AnalyzeText {
   private AnalyzeText() {}
@@ -49,9 +50,15 @@ final class AnalyzeText {
               t.batchesOut() == 1 ? "batch" : "batches",
               bytes(t.bytesOut()),
               t.busyNanos() / 1_000_000,
-              t.spilledBytes() == 0 ? "" : ", spilled " + bytes(t.spilledBytes())));
+              t.spilledBytes() == 0
+                  ? ""
+                  : ", spilled " + bytes(t.spilledBytes()) + " (budget " + budget(t) + ")"));
     }
     return lines;
+  }
+
+  private static String budget(TaskStats.Task task) {
+    return task.memoryBudget() == Long.MAX_VALUE ? "none" : bytes(task.memoryBudget());
   }
 
   private static String bytes(long bytes) {

@@ -6,6 +6,7 @@ import java.net.URI;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -22,11 +23,22 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * binds a free port unless the configuration names one, so that sessions, test runs and other users
  * of the machine never collide on 8081.
  *
+ * <p>Managed memory: every task's memory budget is by default its slot's share of the TaskManager's
+ * managed memory. Flink gives a local TaskManager 128 MB of it in total, which would make every
+ * query with a few slots spill; unless the configuration says {@code
+ * taskmanager.memory.managed.size}, the cluster gets {@link #defaultManagedMemory()}: half the
+ * JVM's maximum heap. Arrow's buffers live outside the heap, so this is native memory on top of
+ * {@code -Xmx}, as in a Flink TaskManager process (and Arrow's default limit of direct memory is
+ * {@code -Xmx} itself).
+ *
  * <p>Public for programs that run other Flink jobs beside Quiver's on the same kind of cluster (the
  * TPC-H benchmark runs Flink SQL on one): {@link #environment()} gives a BATCH environment whose
  * jobs go to this cluster.
  */
 public final class LocalCluster implements SessionCluster {
+  /** Flink's own default for a local TaskManager; the least {@link #defaultManagedMemory()}. */
+  private static final MemorySize MIN_MANAGED_MEMORY = MemorySize.ofMebiBytes(128);
+
   private final Configuration clusterConfiguration;
   private final Configuration jobConfiguration;
   private final int slots;
@@ -54,9 +66,18 @@ public final class LocalCluster implements SessionCluster {
         && !clusterConfiguration.contains(RestOptions.PORT)) {
       clusterConfiguration.set(RestOptions.BIND_PORT, "0");
     }
+    if (!clusterConfiguration.contains(TaskManagerOptions.MANAGED_MEMORY_SIZE)) {
+      clusterConfiguration.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, defaultManagedMemory());
+    }
     int slots =
         clusterConfiguration.getOptional(TaskManagerOptions.NUM_TASK_SLOTS).orElse(parallelism);
     return new LocalCluster(clusterConfiguration, new Configuration(configuration), slots);
+  }
+
+  /** The local TaskManager's managed memory unless configured: half the JVM's maximum heap. */
+  public static MemorySize defaultManagedMemory() {
+    long half = Runtime.getRuntime().maxMemory() / 2;
+    return new MemorySize(Math.max(half, MIN_MANAGED_MEMORY.getBytes()));
   }
 
   /** The running cluster, started now if this is the first use. */

@@ -12,12 +12,17 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * through its REST endpoint. Every query's job ships {@code jarFiles}, which must hold Quiver and
  * its dependencies unless the cluster already has them on its class path (the examples module's
  * job-submission jar does).
+ *
+ * <p>Unless the session's configuration chooses a restart strategy, the cluster's own is read once
+ * ({@link ClusterRestarts}) and set on every job, so that the reader of a result knows whether the
+ * job may restart tasks.
  */
 final class RemoteCluster implements SessionCluster {
   private final String host;
   private final int port;
   private final List<String> jarFiles;
   private final Configuration jobConfiguration;
+  private boolean restartsKnown;
 
   RemoteCluster(String host, int port, List<String> jarFiles, Configuration jobConfiguration) {
     this.host = requireNonNull(host, "host is null");
@@ -30,7 +35,13 @@ final class RemoteCluster implements SessionCluster {
   }
 
   @Override
-  public StreamExecutionEnvironment environment() {
+  public synchronized StreamExecutionEnvironment environment() {
+    if (!restartsKnown) {
+      if (!ClusterRestarts.chosen(jobConfiguration)) {
+        jobConfiguration.addAll(ClusterRestarts.of(host, port));
+      }
+      restartsKnown = true;
+    }
     StreamExecutionEnvironment env =
         StreamExecutionEnvironment.createRemoteEnvironment(
             host, port, new Configuration(jobConfiguration), jarFiles.toArray(new String[0]));

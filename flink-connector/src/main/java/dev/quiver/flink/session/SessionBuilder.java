@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.flink.batch.BatchCompression;
 import dev.quiver.flink.compiler.StageGraphCompiler;
+import dev.quiver.flink.compiler.StageOutputHook;
+import dev.quiver.flink.stage.StageTaskFactory;
 import dev.quiver.sql.PlannerOptions;
 import java.util.List;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -38,11 +40,12 @@ public final class SessionBuilder {
   private int parallelism = defaultParallelism();
   private BatchCompression compression = BatchCompression.NONE;
   private long broadcastThreshold = PlannerOptions.DEFAULT_BROADCAST_THRESHOLD;
-  private long taskMemoryBudget = Long.MAX_VALUE;
+  private long taskMemoryBudget = StageTaskFactory.MANAGED_MEMORY;
   private final Configuration configuration = new Configuration();
   private String remoteHost;
   private int remotePort;
   private List<String> jarFiles = List.of();
+  private StageOutputHook stageOutputHook = StageOutputHook.NONE;
 
   SessionBuilder() {}
 
@@ -96,9 +99,11 @@ public final class SessionBuilder {
   }
 
   /**
-   * The bytes of Arrow memory each task's operators may hold (default: no limit). Sorts and hash
-   * aggregations beyond it spill to Flink's {@code io.tmp.dirs}; a hash join's build side cannot
-   * spill yet and fails with MEMORY_BUDGET_EXCEEDED.
+   * The bytes of Arrow memory each task's operators may hold. By default a task's budget is its
+   * share of its slot's Flink managed memory ({@code taskmanager.memory.managed.size}, locally
+   * {@link LocalCluster#defaultManagedMemory()}). Sorts and hash aggregations beyond it spill to
+   * Flink's {@code io.tmp.dirs}; a hash join's build side cannot spill yet and fails with
+   * MEMORY_BUDGET_EXCEEDED.
    */
   public SessionBuilder taskMemoryBudget(long bytes) {
     if (bytes <= 0) {
@@ -110,6 +115,12 @@ public final class SessionBuilder {
 
   public SessionBuilder compression(BatchCompression value) {
     this.compression = requireNonNull(value, "value is null");
+    return this;
+  }
+
+  /** Passes every stage's output through {@code hook} (tests: inject failures into stages). */
+  SessionBuilder stageOutputHook(StageOutputHook hook) {
+    this.stageOutputHook = requireNonNull(hook, "hook is null");
     return this;
   }
 
@@ -132,9 +143,10 @@ public final class SessionBuilder {
       cluster = new RemoteCluster(remoteHost, remotePort, jarFiles, flink);
     }
     StageGraphCompiler compiler =
-        new StageGraphCompiler()
-            .withCompression(compression)
-            .withTaskMemoryBudget(taskMemoryBudget);
+        new StageGraphCompiler().withCompression(compression).withStageOutputHook(stageOutputHook);
+    if (taskMemoryBudget != StageTaskFactory.MANAGED_MEMORY) {
+      compiler = compiler.withTaskMemoryBudget(taskMemoryBudget);
+    }
     return new QuiverSession(
         cluster, new PlannerOptions(parallelism, broadcastThreshold), compiler);
   }

@@ -8,6 +8,7 @@ import dev.quiver.operators.memory.TaskAllocators;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.runtime.execution.Environment;
 import org.apache.flink.streaming.api.operators.AbstractInput;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperatorV2;
 import org.apache.flink.streaming.api.operators.BoundedMultiInput;
@@ -46,7 +47,9 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
   private final List<Input> inputs = new ArrayList<>();
   private final StreamRecord<BatchRecord> reuse = new StreamRecord<>(null);
   private final List<Path> spillDirectories;
+  private final Environment environment;
   private TaskAllocators.Binding memory;
+  private TaskMemory budget;
   private StageDriver driver;
   private int[] order;
   private int reading;
@@ -58,7 +61,8 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
       StageTaskFactory factory,
       OutputSplit split) {
     super(parameters, inputCount);
-    this.spillDirectories = SpillDirectories.of(parameters.getContainingTask().getEnvironment());
+    this.environment = parameters.getContainingTask().getEnvironment();
+    this.spillDirectories = SpillDirectories.of(environment);
     this.factory = requireNonNull(factory, "factory is null");
     this.split = requireNonNull(split, "split is null");
     for (int id = 1; id <= inputCount; id++) {
@@ -87,9 +91,11 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
     super.open();
     memory = TaskAllocators.acquire(taskName());
     int partition = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+    budget = TaskMemory.of(factory, getOperatorConfig(), environment, taskName());
     driver =
         new StageDriver(
             factory,
+            budget.budget(),
             split,
             partition,
             memory.allocator(),
@@ -98,6 +104,7 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
             spillDirectories,
             this::emit);
     driver.stats().register(getRuntimeContext(), factory.stageId(), partition);
+    TaskMetrics.register(getMetricGroup(), driver.spillSpace(), budget.budget());
     if (driver.pipeline().inputCount() != inputs.size()) {
       throw new IllegalStateException(
           "a "
@@ -152,6 +159,10 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
       if (driver != null) {
         driver.close();
         driver = null;
+      }
+      if (budget != null) {
+        budget.close();
+        budget = null;
       }
       super.close();
     } finally {

@@ -45,10 +45,12 @@ final class StageDriver implements AutoCloseable {
   private boolean outputFinished;
 
   /**
+   * @param memoryBudget the bytes the task's operators may hold ({@link TaskMemory})
    * @param emit receives every output record and owns it
    */
   StageDriver(
       StageTaskFactory factory,
+      long memoryBudget,
       OutputSplit split,
       int partition,
       BufferAllocator allocator,
@@ -70,10 +72,11 @@ final class StageDriver implements AutoCloseable {
     OperatorContext context =
         new OperatorContext(
             allocator,
-            new MemoryBudget(taskName, factory.memoryBudget()),
+            new MemoryBudget(taskName, memoryBudget),
             OperatorContext.DEFAULT_BATCH_ROWS,
             spill);
     this.pipeline = requireNonNull(factory.create(context, this::send), "pipeline is null");
+    stats.memoryBudget.add(memoryBudget);
   }
 
   /** This task's counters (register them as accumulators to see them on the client). */

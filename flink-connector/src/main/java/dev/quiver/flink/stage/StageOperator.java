@@ -23,6 +23,7 @@ public abstract class StageOperator extends BatchOperator {
 
   private final StageTaskFactory factory;
   private final OutputSplit split;
+  private transient TaskMemory memory;
   private transient StageDriver driver;
 
   protected StageOperator(StageTaskFactory factory, OutputSplit split) {
@@ -33,9 +34,13 @@ public abstract class StageOperator extends BatchOperator {
   @Override
   public void open() throws Exception {
     super.open();
+    memory =
+        TaskMemory.of(
+            factory, getOperatorConfig(), getContainingTask().getEnvironment(), taskName());
     driver =
         new StageDriver(
             factory,
+            memory.budget(),
             split,
             partition(),
             allocator(),
@@ -44,6 +49,7 @@ public abstract class StageOperator extends BatchOperator {
             SpillDirectories.of(getContainingTask().getEnvironment()),
             this::emit);
     driver.stats().register(getRuntimeContext(), factory.stageId(), partition());
+    TaskMetrics.register(getMetricGroup(), driver.spillSpace(), memory.budget());
   }
 
   /** The pipeline of this task (valid while open). */
@@ -74,7 +80,14 @@ public abstract class StageOperator extends BatchOperator {
         driver = null;
       }
     } finally {
-      super.close();
+      try {
+        if (memory != null) {
+          memory.close();
+          memory = null;
+        }
+      } finally {
+        super.close();
+      }
     }
   }
 }

@@ -11,14 +11,22 @@ import java.io.Serializable;
  */
 @FunctionalInterface
 public interface StageTaskFactory extends Serializable {
+  /**
+   * The {@link #memoryBudget()} that means: the task's share of its slot's Flink managed memory,
+   * for the operator scope use its Flink operator declared ({@code
+   * Transformation.declareManagedMemoryUseCaseAtOperatorScope}); no limit when it declared none.
+   */
+  long MANAGED_MEMORY = -1;
+
   TaskPipeline create(OperatorContext context, BatchSink output);
 
   /**
    * The bytes of Arrow memory each task's operators may hold (see {@code MemoryBudget}); beyond it
-   * they spill (sort) or fail with MEMORY_BUDGET_EXCEEDED. Unlimited unless configured.
+   * they spill (sorts, aggregations) or fail with MEMORY_BUDGET_EXCEEDED. {@link #MANAGED_MEMORY}
+   * (the default) derives it from Flink's managed memory ({@link TaskMemory}).
    */
   default long memoryBudget() {
-    return Long.MAX_VALUE;
+    return MANAGED_MEMORY;
   }
 
   /** The id of the stage whose tasks this builds (for task statistics), or -1 when none. */

@@ -16,7 +16,9 @@ import org.apache.flink.api.common.functions.RuntimeContext;
  * result (EXPLAIN ANALYZE): rows and batches in (from upstream stages; a scan stage's rows come
  * from its source and count as output only), rows and batches out, the bytes of Arrow buffers it
  * sent downstream (what the exchange ships, before optional compression), and the time the task
- * spent in its pipeline (busy time, not waiting for input), and the bytes it spilled to disk.
+ * spent in its pipeline (busy time, not waiting for input), the bytes it spilled to disk, and its
+ * memory budget (explicit, or its share of the slot's managed memory; {@code Long.MAX_VALUE} when
+ * unlimited).
  *
  * <p>Accumulators are named {@code quiver.s<stage>.t<task>.<counter>}, so that Flink, which merges
  * accumulators of equal names across tasks, keeps every task's apart.
@@ -32,6 +34,7 @@ public final class TaskStats {
   final LongCounter bytesOut = new LongCounter();
   final LongCounter busyNanos = new LongCounter();
   final LongCounter spilledBytes = new LongCounter();
+  final LongCounter memoryBudget = new LongCounter();
 
   /** One task's figures as read back on the client. */
   public record Task(
@@ -43,7 +46,8 @@ public final class TaskStats {
       long batchesOut,
       long bytesOut,
       long busyNanos,
-      long spilledBytes) {}
+      long spilledBytes,
+      long memoryBudget) {}
 
   /** Counters of a task; {@link #register} makes them accumulators of the running task. */
   TaskStats() {}
@@ -61,6 +65,7 @@ public final class TaskStats {
     context.addAccumulator(prefix + "bytesOut", bytesOut);
     context.addAccumulator(prefix + "busyNanos", busyNanos);
     context.addAccumulator(prefix + "spilledBytes", spilledBytes);
+    context.addAccumulator(prefix + "memoryBudget", memoryBudget);
   }
 
   /**
@@ -94,7 +99,8 @@ public final class TaskStats {
                           c.getOrDefault("batchesOut", 0L),
                           c.getOrDefault("bytesOut", 0L),
                           c.getOrDefault("busyNanos", 0L),
-                          c.getOrDefault("spilledBytes", 0L))));
+                          c.getOrDefault("spilledBytes", 0L),
+                          c.getOrDefault("memoryBudget", Long.MAX_VALUE))));
           stages.put(stage, List.copyOf(list));
         });
     return stages;

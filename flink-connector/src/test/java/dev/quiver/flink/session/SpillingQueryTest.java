@@ -69,7 +69,7 @@ class SpillingQueryTest {
       }
       assertThat(actual).hasSize(100_000).containsExactlyElementsOf(expected);
       assertThat(spilled).isPositive();
-      assertThat(session.explainAnalyze(QUERY)).contains("spilled");
+      assertThat(session.explainAnalyze(QUERY)).contains("spilled").contains("(budget 256.0 KB)");
     }
     try (Stream<Path> left = Files.walk(tmp)) {
       assertThat(left.filter(Files::isRegularFile).filter(p -> p.toString().contains("spill")))
