@@ -3,9 +3,11 @@ package dev.quiver.sql;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.node.RowSchema;
+import dev.quiver.plan.node.ScanFilter;
 import dev.quiver.plan.node.SplitUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One table the planner can see: its schema, an estimated row count, the split units it is stored
@@ -14,7 +16,8 @@ import java.util.Map;
  * Calcite's cost model (join order, broadcast decisions) before any scan is planned. Unique keys
  * are column sets declared unique (like a primary key NOT ENFORCED: trusted, never checked); they
  * let the optimizer see that a join on them does not multiply rows; distinct counts (estimates per
- * column) let it see by how much a join on other columns does.
+ * column) let it see by how much a join on other columns does. A {@link SplitPruner} lets a scan
+ * with a pushed-down filter skip units at planning time; without one, such a scan has every unit.
  */
 public record CatalogTable(
     String name,
@@ -23,7 +26,8 @@ public record CatalogTable(
     List<SplitUnit> units,
     Map<String, String> options,
     List<List<Integer>> uniqueKeys,
-    Map<Integer, Long> distinctCounts) {
+    Map<Integer, Long> distinctCounts,
+    Optional<SplitPruner> pruner) {
   public CatalogTable {
     requireNonNull(name, "name is null");
     requireNonNull(schema, "schema is null");
@@ -35,6 +39,7 @@ public record CatalogTable(
     uniqueKeys =
         requireNonNull(uniqueKeys, "uniqueKeys is null").stream().map(List::copyOf).toList();
     distinctCounts = Map.copyOf(requireNonNull(distinctCounts, "distinctCounts is null"));
+    requireNonNull(pruner, "pruner is null");
     for (int column : distinctCounts.keySet()) {
       if (column < 0 || column >= schema.size()) {
         throw new IllegalArgumentException(
@@ -58,12 +63,12 @@ public record CatalogTable(
       long rowCount,
       List<SplitUnit> units,
       Map<String, String> options) {
-    this(name, schema, rowCount, units, options, List.of(), Map.of());
+    this(name, schema, rowCount, units, options, List.of(), Map.of(), Optional.empty());
   }
 
   /** This table with {@code keys} declared unique (primary keys, NOT ENFORCED: trusted). */
   public CatalogTable withUniqueKeys(List<List<Integer>> keys) {
-    return new CatalogTable(name, schema, rowCount, units, options, keys, distinctCounts);
+    return new CatalogTable(name, schema, rowCount, units, options, keys, distinctCounts, pruner);
   }
 
   /**
@@ -72,7 +77,20 @@ public record CatalogTable(
    * many distinct values as rows.
    */
   public CatalogTable withDistinctCounts(Map<Integer, Long> counts) {
-    return new CatalogTable(name, schema, rowCount, units, options, uniqueKeys, counts);
+    return new CatalogTable(name, schema, rowCount, units, options, uniqueKeys, counts, pruner);
+  }
+
+  /** This table with {@code value} to skip units a scan's filter rules out. */
+  public CatalogTable withPruner(SplitPruner value) {
+    requireNonNull(value, "value is null");
+    return new CatalogTable(
+        name, schema, rowCount, units, options, uniqueKeys, distinctCounts, Optional.of(value));
+  }
+
+  /** The units a scan with {@code filter} reads: those the pruner keeps, or all of them. */
+  public List<SplitUnit> units(ScanFilter filter) {
+    requireNonNull(filter, "filter is null");
+    return pruner.isPresent() ? List.copyOf(pruner.get().units(filter)) : units;
   }
 
   /** The total stored size in bytes (the sum of the units' sizes). */

@@ -12,13 +12,18 @@ import dev.quiver.plan.node.Limit;
 import dev.quiver.plan.node.PlanBuilder;
 import dev.quiver.plan.node.Repartition;
 import dev.quiver.plan.node.RowSchema;
+import dev.quiver.plan.node.Scan;
+import dev.quiver.plan.node.ScanFilter;
 import dev.quiver.plan.node.TableSource;
 import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.type.SqlType;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
@@ -50,6 +55,8 @@ final class RelTranslator {
   private final PlannerOptions options;
   private final int parallelism;
   private final JoinTranslator joins;
+  // The catalog table of every source this translator built, for predicate pushdown.
+  private final Map<TableSource, CatalogTable> tables = new IdentityHashMap<>();
 
   RelTranslator(PlannerOptions options) {
     this.options = options;
@@ -84,7 +91,8 @@ final class RelTranslator {
     }
     if (rel instanceof Filter filter) {
       PlanBuilder input = translate(filter.getInput());
-      return input.filter(rex(input, filter).translate(filter.getCondition()));
+      Expr condition = rex(input, filter).translate(filter.getCondition());
+      return pushToScan(input, condition).filter(condition);
     }
     if (rel instanceof Project project) {
       return project(project);
@@ -149,7 +157,27 @@ final class RelTranslator {
     TableSource source =
         new TableSource(
             catalogTable.name(), new RowSchema(read), catalogTable.units(), catalogTable.options());
+    tables.put(source, catalogTable);
     return PlanBuilder.scan(source, parallelism);
+  }
+
+  /**
+   * Predicate pushdown: when {@code input} is a bare scan, the scan with the comparisons of {@code
+   * condition} it may skip data with (see {@link ScanFilters}) and only the units the table's
+   * statistics do not rule out; otherwise {@code input} unchanged. The caller keeps the filter.
+   */
+  private PlanBuilder pushToScan(PlanBuilder input, Expr condition) {
+    if (!(input.build() instanceof Scan scan) || scan.source().filter().isPresent()) {
+      return input;
+    }
+    CatalogTable table = tables.get(scan.source());
+    Optional<ScanFilter> filter = ScanFilters.derive(condition, scan.source().schema());
+    if (table == null || filter.isEmpty()) {
+      return input;
+    }
+    TableSource source = scan.source().withFilter(filter.get(), table.units(filter.get()));
+    tables.put(source, table);
+    return PlanBuilder.scan(source, scan.tasks());
   }
 
   private PlanBuilder project(Project project) {

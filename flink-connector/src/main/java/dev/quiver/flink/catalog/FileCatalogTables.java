@@ -6,6 +6,7 @@ import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.flink.file.FileSplit;
 import dev.quiver.flink.file.FileTable;
+import dev.quiver.flink.file.ScanPredicate;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.node.SplitUnit;
@@ -22,9 +23,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Describes a table stored in files to the SQL planner: a {@link CatalogTable} with the table's
  * schema, its row count from file metadata (exact for Parquet and Arrow IPC, estimated for CSV),
- * one split unit per file, distinct-value bounds of numeric and date columns from Parquet min/max
- * statistics ({@link DistinctCounts}, for join-size estimates), and options that say how to open it
- * again at run time ({@link FileTableOptions}, read back by {@link FileScanSources}).
+ * one split unit per file (and, for a scan with a pushed-down filter, one per file that filter does
+ * not rule out by Parquet statistics), distinct-value bounds of numeric and date columns from
+ * Parquet min/max statistics ({@link DistinctCounts}, for join-size estimates), and options that
+ * say how to open it again at run time ({@link FileTableOptions}, read back by {@link
+ * FileScanSources}).
  *
  * <p>The files are resolved once, here: the catalog is a snapshot, and a query reads the files it
  * was planned with. Register the table again to see files added since.
@@ -58,16 +61,28 @@ public final class FileCatalogTables {
       throw new IllegalArgumentException("table name is empty");
     }
     RowSchema schema = rowSchema(name, table.files().location(), table.schema());
-    List<SplitUnit> units = new ArrayList<>();
-    for (FileSplit split : table.splits(Optional.empty())) {
-      units.add(SplitUnit.file(split.path(), split.bytes(), split.rows()));
-    }
+    List<SplitUnit> units = units(table, Optional.empty());
     // The detected format is written down, so that reopening never depends on detection again.
     FileTableSpec resolved = spec.withFormat(table.format());
     long rows = table.statistics().rows();
     return new CatalogTable(name, schema, rows, units, FileTableOptions.encode(resolved))
         .withDistinctCounts(
-            DistinctCounts.estimate(table.format(), table.files().files(), schema, rows));
+            DistinctCounts.estimate(table.format(), table.files().files(), schema, rows))
+        .withPruner(filter -> units(table, Optional.of(ScanPredicates.of(filter))));
+  }
+
+  /**
+   * One unit per file that may hold rows satisfying {@code predicate}: Parquet files none of whose
+   * row groups can match are left out, and a file weighs only its possibly matching row groups, so
+   * tasks are balanced by the bytes they will read. Footers are read again (the catalog keeps no
+   * row-group statistics), which costs one small read per Parquet file and planned scan.
+   */
+  private static List<SplitUnit> units(FileTable table, Optional<ScanPredicate> predicate) {
+    List<SplitUnit> units = new ArrayList<>();
+    for (FileSplit split : table.splits(predicate)) {
+      units.add(SplitUnit.file(split.path(), split.bytes(), split.rows()));
+    }
+    return units;
   }
 
   /**

@@ -10,6 +10,7 @@ import dev.quiver.flink.compiler.ScanSourceFactory;
 import dev.quiver.flink.file.FileScanSource;
 import dev.quiver.flink.file.FileSplit;
 import dev.quiver.flink.file.FileTable;
+import dev.quiver.flink.file.ScanPredicate;
 import dev.quiver.flink.file.ScanSpec;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.Scan;
@@ -34,11 +35,15 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * <pre>
  *   scan.source().options() ─► FileTableSpec ─► FileTable (reopened, cached per options)
  *   scan.source().schema()  ─► ScanSpec of exactly those columns, by name, in that order
+ *   scan.source().filter()  ─► ScanPredicate: row groups skipped by statistics while reading
  *   scan.assignment()       ─► per-task FileSplits ─► FileScanSource.stream
  * </pre>
  *
- * The source's schema is what the SQL planner kept of the catalog schema (projection pushdown), so
- * only those columns are read. The table is reopened because the catalog is a snapshot taken at
+ * A scan with a filter was planned with the units {@link FileCatalogTables}' pruner kept for that
+ * filter (files it rules out have no unit), and its splits are matched under the same filter.
+ *
+ * <p>The source's schema is what the SQL planner kept of the catalog schema (projection pushdown),
+ * so only those columns are read. The table is reopened because the catalog is a snapshot taken at
  * registration: a file deleted or rewritten with other columns since then is reported here, while
  * the job is built, as an error that names the table and the file or column, rather than as a
  * failed task. A factory caches the tables it opened, so use a new factory per query to see file
@@ -56,13 +61,14 @@ public final class FileScanSources implements ScanSourceFactory {
     requireNonNull(type, "type is null");
     TableSource source = scan.source();
     FileTable table = table(source);
-    ScanSpec spec = table.scan(columns(source, table), Optional.empty());
+    Optional<ScanPredicate> predicate = ScanPredicates.of(source.filter());
+    ScanSpec spec = table.scan(columns(source, table), predicate);
     List<List<SplitUnit>> units =
         scan.assignment()
             .orElseThrow(
                 () -> new IllegalStateException(scan + " has no split assignment: plan it first"));
     checkFilesExist(source, table, units);
-    List<List<FileSplit>> assignment = FileScanSource.assignment(table, Optional.empty(), units);
+    List<List<FileSplit>> assignment = FileScanSource.assignment(table, predicate, units);
     return FileScanSource.stream(env, table, spec, assignment, type);
   }
 

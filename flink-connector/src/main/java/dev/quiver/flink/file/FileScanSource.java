@@ -9,9 +9,11 @@ import dev.quiver.flink.batch.BatchTypeInfo;
 import dev.quiver.plan.node.SplitUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -112,7 +114,9 @@ public final class FileScanSource
 
   /**
    * The file splits of a stage planner's per-task split units (see {@code Scan.assignment()}).
-   * Units are matched to {@code table}'s splits under {@code predicate} by path.
+   * Units are matched to {@code table}'s splits under {@code predicate} by path; a unit of a file
+   * of the table that the predicate rules out (planned with fewer or no statistics) is dropped,
+   * since none of its rows can be needed.
    *
    * @throws IllegalArgumentException if a unit is not a whole file of the table
    */
@@ -120,16 +124,20 @@ public final class FileScanSource
       FileTable table, Optional<ScanPredicate> predicate, List<List<SplitUnit>> units) {
     Map<String, FileSplit> byPath = new HashMap<>();
     table.splits(predicate).forEach(split -> byPath.put(split.path(), split));
+    Set<String> paths = new HashSet<>();
+    table.files().files().forEach(file -> paths.add(file.path()));
     List<List<FileSplit>> perTask = new ArrayList<>(units.size());
     for (List<SplitUnit> task : units) {
       List<FileSplit> files = new ArrayList<>(task.size());
       for (SplitUnit unit : task) {
         FileSplit split = byPath.get(unit.path());
-        if (split == null || unit.rowGroup().isPresent()) {
+        if (unit.rowGroup().isPresent() || (split == null && !paths.contains(unit.path()))) {
           throw new IllegalArgumentException(
               "split unit " + unit + " is not a whole file of " + table.files().location());
         }
-        files.add(split);
+        if (split != null) {
+          files.add(split);
+        }
       }
       perTask.add(List.copyOf(files));
     }

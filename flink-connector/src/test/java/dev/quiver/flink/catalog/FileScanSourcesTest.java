@@ -11,9 +11,12 @@ import dev.quiver.flink.batch.BatchTypeInfo;
 import dev.quiver.flink.file.FileFormat;
 import dev.quiver.flink.runtime.BatchResults;
 import dev.quiver.flink.testing.FlinkTestJobs;
+import dev.quiver.plan.expr.Literal;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.node.Scan;
+import dev.quiver.plan.node.ScanFilter;
+import dev.quiver.plan.node.SplitUnit;
 import dev.quiver.plan.node.TableSource;
 import dev.quiver.plan.type.SqlType;
 import dev.quiver.sql.CatalogTable;
@@ -26,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -130,6 +134,53 @@ class FileScanSourcesTest {
   }
 
   /** A scan of {@code schema} of {@code table}, its units spread over {@code tasks} tasks. */
+  @Test
+  void aFilteredScanIsPlannedAndReadWithoutTheFilesTheFilterRulesOut(BufferAllocator allocator)
+      throws Exception {
+    Path orders = OrdersFiles.writeParquet(dir.resolve("orders"), 3, 200, allocator);
+    CatalogTable table = FileCatalogTables.open("orders", FileTableSpec.of(orders.toString()));
+    ScanFilter filter =
+        ScanFilter.of(
+            new ScanFilter.Comparison("id", ScanFilter.Op.GE, new Literal(250L, SqlType.BIGINT)),
+            new ScanFilter.Comparison("id", ScanFilter.Op.LT, new Literal(300L, SqlType.BIGINT)));
+    RowSchema idOnly = new RowSchema(List.of(table.schema().column(0)));
+
+    List<SplitUnit> units = table.units(filter);
+    assertThat(units)
+        .extracting(SplitUnit::path)
+        .containsExactly(orders.resolve("part-1.parquet").toString());
+    List<Long> pruned = ids(filtered(table, idOnly, filter, units), allocator);
+    // Planned without statistics (every unit): the reader drops what the filter rules out.
+    List<Long> unpruned = ids(filtered(table, idOnly, filter, table.units()), allocator);
+
+    for (List<Long> ids : List.of(pruned, unpruned)) {
+      assertThat(ids).allSatisfy(id -> assertThat(id).isBetween(200L, 399L));
+      assertThat(ids).containsAll(LongStream.range(250, 300).boxed().toList());
+    }
+  }
+
+  private static Scan filtered(
+      CatalogTable table, RowSchema schema, ScanFilter filter, List<SplitUnit> units) {
+    TableSource source =
+        new TableSource(table.name(), schema, table.units(), table.options())
+            .withFilter(filter, units);
+    return new Scan(source, 2).withAssignment(SplitAssigner.assign(units, 2));
+  }
+
+  private static List<Long> ids(Scan scan, BufferAllocator allocator) throws Exception {
+    List<Long> ids = new ArrayList<>();
+    DataStream<BatchRecord> stream =
+        new FileScanSources().source(batchEnvironment(), scan, type(scan));
+    try (CloseableIterator<BatchRecord> records = BatchResults.collect(stream, allocator, "scan")) {
+      while (records.hasNext()) {
+        try (BatchRecord record = records.next()) {
+          BatchRows.rows(record.batch()).forEach(row -> ids.add((Long) row.get(0)));
+        }
+      }
+    }
+    return ids;
+  }
+
   private static Scan planned(CatalogTable table, RowSchema schema, int tasks) {
     TableSource source = new TableSource(table.name(), schema, table.units(), table.options());
     return new Scan(source, tasks).withAssignment(SplitAssigner.assign(table.units(), tasks));

@@ -189,7 +189,10 @@ class QuiverSessionTest {
     String explain = session.explain(sql);
 
     assertThat(explain)
-        .contains("Stage 0", "Scan[orders [status, quantity], units=3", "Stage 1 (final)");
+        .contains(
+            "Stage 0",
+            "Scan[orders [status, quantity], filter=(quantity > 3), units=3",
+            "Stage 1 (final)");
     assertThat(session.explainDot(sql)).startsWith("digraph");
   }
 

@@ -88,8 +88,10 @@ public final class Scan extends LeafNode {
   }
 
   /**
-   * {@code Scan[orders, units=13, tasks=3]}; once planned, the units and bytes of each task: {@code
-   * Scan[orders, units=13, tasks=[5 units 5000 B, 4 units 4000 B, 4 units 4000 B]]}.
+   * {@code Scan[orders [o_id, o_date], units=13, tasks=3]}, with a pushed filter {@code Scan[orders
+   * [o_id, o_date], filter=(o_date >= DATE '1995-01-01'), units=4, tasks=3]}; once planned, the
+   * units and bytes of each task: {@code Scan[orders, units=13, tasks=[5 units 5000 B, 4 units 4000
+   * B, 4 units 4000 B]]}.
    */
   @Override
   public String toString() {
@@ -97,7 +99,9 @@ public final class Scan extends LeafNode {
     for (int c = 0; c < source.schema().size(); c++) {
       text.append(c == 0 ? "" : ", ").append(source.schema().column(c).name());
     }
-    text.append("], units=").append(source.units().size()).append(", tasks=");
+    text.append(']');
+    source.filter().ifPresent(filter -> text.append(", filter=(").append(filter).append(')'));
+    text.append(", units=").append(source.units().size()).append(", tasks=");
     if (assignment == null) {
       return text.append(tasks).append(']').toString();
     }

@@ -6,6 +6,7 @@ import java.io.Serializable;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -14,6 +15,11 @@ import java.util.TreeMap;
  * make it up, and the connector options that say how to read them (for files: {@code location},
  * {@code format}, CSV options), in the manner of Flink's table options. The stage graph never
  * interprets the options; the connector that turns the units of one task into batches does.
+ *
+ * <p>A source may carry a {@link ScanFilter} (predicate pushdown): comparisons every needed row
+ * satisfies, which the connector may use to skip files and row groups. Its units are then those
+ * that remain after skipping what statistics rule out at planning time, so that no task is given a
+ * unit the connector would skip anyway.
  */
 public final class TableSource implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -22,6 +28,7 @@ public final class TableSource implements Serializable {
   private final RowSchema schema;
   private final List<SplitUnit> units;
   private final Map<String, String> options;
+  private final ScanFilter filter; // nullable: Optional is not Serializable
 
   /** A source without connector options (plans that tests or a custom connector read). */
   public TableSource(String name, RowSchema schema, List<SplitUnit> units) {
@@ -30,12 +37,22 @@ public final class TableSource implements Serializable {
 
   public TableSource(
       String name, RowSchema schema, List<SplitUnit> units, Map<String, String> options) {
+    this(name, schema, units, options, null);
+  }
+
+  private TableSource(
+      String name,
+      RowSchema schema,
+      List<SplitUnit> units,
+      Map<String, String> options,
+      ScanFilter filter) {
     this.name = requireNonNull(name, "name is null");
     this.schema = requireNonNull(schema, "schema is null");
     this.units = List.copyOf(requireNonNull(units, "units is null"));
     // Sorted, so that equal options print and compare alike.
     this.options =
         Collections.unmodifiableMap(new TreeMap<>(requireNonNull(options, "options is null")));
+    this.filter = filter;
   }
 
   public String name() {
@@ -60,9 +77,29 @@ public final class TableSource implements Serializable {
     return options.get(key);
   }
 
+  /** The filter the connector may skip data with, if any. */
+  public Optional<ScanFilter> filter() {
+    return Optional.ofNullable(filter);
+  }
+
   /** The same table producing {@code newSchema} (a projection of the stored columns). */
   public TableSource withSchema(RowSchema newSchema) {
-    return new TableSource(name, newSchema, units, options);
+    return new TableSource(name, newSchema, units, options, filter);
+  }
+
+  /**
+   * The same table read with {@code newFilter}, made of {@code remaining}: the units the filter
+   * does not rule out (all units when the table has no statistics to skip with).
+   */
+  public TableSource withFilter(ScanFilter newFilter, List<SplitUnit> remaining) {
+    requireNonNull(newFilter, "newFilter is null");
+    for (ScanFilter.Comparison comparison : newFilter.conjuncts()) {
+      if (schema.columns().stream().noneMatch(c -> c.name().equals(comparison.column()))) {
+        throw new IllegalArgumentException(
+            name + ": the filter " + newFilter + " names a column the scan does not read");
+      }
+    }
+    return new TableSource(name, schema, remaining, options, newFilter);
   }
 
   /** The total size of the units in bytes. */
