@@ -34,6 +34,7 @@ final class GraceJoin implements AutoCloseable {
   private final JoinPartitions top;
   private InMemoryJoin.BuildFacts facts;
   private boolean dropsProbe;
+  private long headroom; // reserved while a partition is loaded (see HashJoinSpec.headroom)
 
   GraceJoin(HashJoinSpec spec, JoinOutput output) {
     this.spec = spec;
@@ -83,6 +84,7 @@ final class GraceJoin implements AutoCloseable {
   private void join(JoinPartitions.Partition partition, JoinPartitions level) {
     BuildBuffer build = new BuildBuffer(spec.context().budget(), spec.owner());
     try (InMemoryJoin join = new InMemoryJoin(spec, build, output)) {
+      reserveHeadroom();
       if (!load(partition, build, level)) {
         return;
       }
@@ -90,6 +92,7 @@ final class GraceJoin implements AutoCloseable {
         split(partition, level, build, null, null);
         return;
       }
+      releaseHeadroom();
       SpillFile probe = partition.probe();
       if (probe != null) {
         try (SpillReader reader = probe.open(spec.context().allocator())) {
@@ -102,7 +105,21 @@ final class GraceJoin implements AutoCloseable {
         probe.close(); // read: its disk space is free now
       }
       join.finish();
+    } finally {
+      releaseHeadroom();
     }
+  }
+
+  private void reserveHeadroom() {
+    long bytes = spec.headroom();
+    if (spec.context().budget().tryReserve(bytes)) {
+      headroom = bytes;
+    }
+  }
+
+  private void releaseHeadroom() {
+    spec.context().budget().release(headroom);
+    headroom = 0;
   }
 
   /** Reads the partition's build rows into {@code build}; false when it had to split instead. */
@@ -144,6 +161,7 @@ final class GraceJoin implements AutoCloseable {
       BuildBuffer build,
       VectorSchemaRoot pending,
       SpillReader rest) {
+    releaseHeadroom();
     try (JoinPartitions child = level.child()) {
       for (VectorSchemaRoot batch : build.batches()) {
         child.addBuild(batch);
@@ -198,6 +216,7 @@ final class GraceJoin implements AutoCloseable {
   /** Deletes every spill file left (a failure or an early close). Idempotent. */
   @Override
   public void close() {
+    releaseHeadroom();
     top.close();
   }
 }

@@ -56,6 +56,8 @@ public final class HashJoinOperator extends BuildProbeJoin {
   private BuildBuffer build;
   private InMemoryJoin join;
   private GraceJoin grace;
+  private long headroom; // reserved while the build side is read (see HashJoinSpec.headroom)
+  private boolean headroomTried;
 
   /**
    * A hash join of {@code kind} on {@code buildKeys} = {@code probeKeys} (column indices of the two
@@ -134,10 +136,13 @@ public final class HashJoinOperator extends BuildProbeJoin {
       }
     } else if (!canSpill) {
       build.add(batch);
-    } else if (!build.tryAdd(batch)) {
-      try (batch) {
-        spill(build);
-        grace.addBuild(batch);
+    } else {
+      reserveHeadroom();
+      if (!build.tryAdd(batch)) {
+        try (batch) {
+          spill(build);
+          grace.addBuild(batch);
+        }
       }
     }
   }
@@ -154,6 +159,7 @@ public final class HashJoinOperator extends BuildProbeJoin {
         inMemory.close();
         throw e;
       }
+      releaseHeadroom();
       if (refused == null) {
         join = inMemory;
         return;
@@ -168,8 +174,22 @@ public final class HashJoinOperator extends BuildProbeJoin {
     grace.buildComplete();
   }
 
+  /** Keeps the headroom free from the first build batch on, if the budget has it then. */
+  private void reserveHeadroom() {
+    if (!headroomTried && spec.context().budget().tryReserve(spec.headroom())) {
+      headroom = spec.headroom();
+    }
+    headroomTried = true;
+  }
+
+  private void releaseHeadroom() {
+    spec.context().budget().release(headroom);
+    headroom = 0;
+  }
+
   /** Turns to the grace hash join: the rows of {@code held} are spilled and released. */
   private void spill(BuildBuffer held) {
+    releaseHeadroom();
     grace = new GraceJoin(spec, output);
     for (VectorSchemaRoot batch : held.batches()) {
       grace.addBuild(batch);
@@ -200,6 +220,7 @@ public final class HashJoinOperator extends BuildProbeJoin {
 
   @Override
   void release() {
+    releaseHeadroom();
     try (output;
         BuildBuffer b = build;
         InMemoryJoin j = join;

@@ -40,4 +40,13 @@ record HashJoinSpec(
   boolean emitsNothing(long buildRows, boolean buildHasNullKey) {
     return kind.nullAware() && type() == JoinType.LEFT_ANTI && buildRows > 0 && buildHasNullKey;
   }
+
+  /**
+   * The budget a spilling join keeps free while it builds a hash table: what the operators after it
+   * (and its own probe side) need once it probes. Without it a build side that just fits would
+   * leave them nothing, and they cannot spill for the join.
+   */
+  long headroom() {
+    return context.budget().limit() / 8;
+  }
 }
