@@ -3,9 +3,7 @@ package dev.quiver.operators.join;
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.operators.hash.VectorHasher;
-import dev.quiver.operators.kernel.Take;
 import dev.quiver.operators.spill.SpillFile;
-import dev.quiver.operators.spill.SpillWriter;
 import dev.quiver.plan.join.JoinType;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -17,7 +15,6 @@ import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * One level of a spilling hash join's partitions: {@value #COUNT} pairs of spill files, build rows
@@ -26,7 +23,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <pre>
  *   batch ─► VectorHasher over the keys ─► remix with the level's seed ─► top 5 bits = partition
- *         ─► counting sort of the rows by partition ─► Take ─► that partition's spill file
+ *         ─► counting sort of the rows by partition ─► PartitionWriters: coalesce, spill file
  * </pre>
  *
  * <p>Why a remix: the exchange gave this task only rows of its channel (the top bits of the hash)
@@ -63,9 +60,9 @@ final class JoinPartitions implements AutoCloseable {
   private final int level;
   private final boolean keepsNullBuildRows;
   private final boolean keepsUnmatchedProbeRows;
-  private final SpillWriter[] buildWriters = new SpillWriter[COUNT];
-  private final SpillWriter[] probeWriters = new SpillWriter[COUNT];
-  private final SpillFile[] buildFiles = new SpillFile[COUNT];
+  private final PartitionWriters buildWriters;
+  private final PartitionWriters probeWriters;
+  private SpillFile[] buildFiles = new SpillFile[COUNT];
   private final long[] buildRows = new long[COUNT];
   private final Deque<Partition> partitions = new ArrayDeque<>();
   private final int[] starts = new int[COUNT + 2];
@@ -95,6 +92,8 @@ final class JoinPartitions implements AutoCloseable {
     this.level = level;
     this.keepsNullBuildRows = spec.type().padsRight() || spec.type() == JoinType.RIGHT_ANTI;
     this.keepsUnmatchedProbeRows = spec.emitsUnmatchedProbeRows();
+    this.buildWriters = new PartitionWriters(spec, spec.buildSchema(), "join-build");
+    this.probeWriters = new PartitionWriters(spec, spec.probeSchema(), "join-probe");
   }
 
   /** The next level down, to split one of this level's partitions that does not fit. */
@@ -127,43 +126,35 @@ final class JoinPartitions implements AutoCloseable {
     }
     rowsSeen += rows;
     route(batch, spec.buildKeys(), true);
-    write(batch, buildWriters, spec.buildSchema(), "join-build");
+    write(batch, buildWriters, true);
   }
 
   /** Ends the build files; probe rows may come next. */
   void finishBuild() {
-    for (int p = 0; p < COUNT; p++) {
-      if (buildWriters[p] != null) {
-        buildFiles[p] = buildWriters[p].finish();
-        buildWriters[p] = null;
-      }
-    }
+    buildFiles = buildWriters.finish();
   }
 
   /** Writes the rows of a probe batch (the caller keeps it) to their partitions. */
   void addProbe(VectorSchemaRoot batch) {
     if (batch.getRowCount() > 0) {
       route(batch, spec.probeKeys(), false);
-      write(batch, probeWriters, spec.probeSchema(), "join-probe");
+      write(batch, probeWriters, false);
     }
   }
 
   /** Ends the probe files: the partitions are then taken with {@link #next}. */
   void finishProbe() {
+    SpillFile[] probeFiles = probeWriters.finish();
     for (int p = 0; p < COUNT; p++) {
-      SpillFile probe = null;
-      try {
-        probe = probeWriters[p] == null ? null : probeWriters[p].finish();
-        probeWriters[p] = null;
-      } finally {
-        SpillFile build = buildFiles[p];
-        buildFiles[p] = null;
-        // Build rows without probe rows matter only to joins that emit unmatched build rows.
-        if (build != null && probe == null && !keepsNullBuildRows) {
-          build.close();
-        } else if (build != null || probe != null) {
-          partitions.add(new Partition(build, probe, buildRows[p]));
-        }
+      SpillFile build = buildFiles[p];
+      SpillFile probe = probeFiles[p];
+      buildFiles[p] = null;
+      probeFiles[p] = null;
+      // Build rows without probe rows matter only to joins that emit unmatched build rows.
+      if (build != null && probe == null && !keepsNullBuildRows) {
+        build.close();
+      } else if (build != null || probe != null) {
+        partitions.add(new Partition(build, probe, buildRows[p]));
       }
     }
   }
@@ -223,7 +214,7 @@ final class JoinPartitions implements AutoCloseable {
   }
 
   /** Writes each partition's rows of {@code batch} to its file (a counting sort, then Take). */
-  private void write(VectorSchemaRoot batch, SpillWriter[] writers, Schema schema, String purpose) {
+  private void write(VectorSchemaRoot batch, PartitionWriters writers, boolean build) {
     int rows = batch.getRowCount();
     if (order.length < rows) {
       order = new int[partitionOf.length];
@@ -240,25 +231,13 @@ final class JoinPartitions implements AutoCloseable {
     for (int i = 0; i < rows; i++) {
       order[cursor[to[i]]++] = i;
     }
-    boolean build = writers == buildWriters;
     for (int p = 0; p < COUNT; p++) {
       int count = starts[p + 1] - starts[p];
-      if (count == 0) {
-        continue;
-      }
-      if (writers[p] == null) {
-        writers[p] = spec.context().spillSpace().create(schema, purpose);
-      }
-      if (count == rows) {
-        writers[p].write(batch); // one partition only: no need to copy
-      } else {
-        try (VectorSchemaRoot part =
-            Take.take(batch, order, starts[p], count, spec.context().allocator())) {
-          writers[p].write(part);
+      if (count > 0) {
+        writers.write(p, batch, order, starts[p], count);
+        if (build) {
+          buildRows[p] += count;
         }
-      }
-      if (build) {
-        buildRows[p] += count;
       }
     }
   }
@@ -277,12 +256,10 @@ final class JoinPartitions implements AutoCloseable {
   @Override
   public void close() {
     List<AutoCloseable> owned = new ArrayList<>();
-    owned.addAll(Arrays.asList(buildWriters));
-    owned.addAll(Arrays.asList(probeWriters));
+    owned.add(buildWriters);
+    owned.add(probeWriters);
     owned.addAll(Arrays.asList(buildFiles));
     owned.addAll(partitions);
-    Arrays.fill(buildWriters, null);
-    Arrays.fill(probeWriters, null);
     Arrays.fill(buildFiles, null);
     partitions.clear();
     AutoCloseables.closeNoChecked(() -> AutoCloseables.close(owned));
