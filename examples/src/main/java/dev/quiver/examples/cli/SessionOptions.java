@@ -55,9 +55,9 @@ final class SessionOptions {
       names = "--memory-budget",
       paramLabel = "SIZE",
       description =
-          "Arrow memory each task's operators may hold, e.g. 64m or 2g (default: no limit). Sorts"
-              + " and aggregations beyond it spill to Flink's io.tmp.dirs; a join's build side"
-              + " fails with MEMORY_BUDGET_EXCEEDED.")
+          "Arrow memory each task's operators may hold, e.g. 64m or 2g (default: no limit). Sorts,"
+              + " aggregations and hash joins beyond it spill to Flink's io.tmp.dirs; only a join"
+              + " key with more build rows than the budget fails with MEMORY_BUDGET_EXCEEDED.")
   void memoryBudget(String value) {
     memoryBudget = bytes(value);
   }
