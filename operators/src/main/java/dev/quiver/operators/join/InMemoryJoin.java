@@ -85,7 +85,9 @@ final class InMemoryJoin implements AutoCloseable {
       if (type.isRightSemiOrAnti() && spec.filter() == null) {
         built.prepareProbedGroups();
       }
-      built.ensureProbeRows(targetRows);
+      if (build.rowCount() > 0) {
+        built.ensureProbeRows(targetRows); // an empty build side is never looked up
+      }
       emitsNothing = spec.emitsNothing(rows, nullKey);
     } catch (QuiverException e) {
       AutoCloseables.closeNoChecked(built);
