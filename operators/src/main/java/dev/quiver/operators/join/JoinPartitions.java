@@ -72,8 +72,10 @@ final class JoinPartitions implements AutoCloseable {
   private int[] order = new int[0];
   private long rowsSeen;
   private boolean nullKeySeen;
+  private boolean[] isNull = new boolean[0];
   private long firstHash;
-  private boolean oneHash = true; // every keyed build row so far had the same hash
+  private boolean sawKey; // a build row without NULL keys
+  private boolean oneHash = true; // every such build row so far had the same hash
   private int roundRobin;
 
   JoinPartitions(HashJoinSpec spec, int level) {
@@ -115,7 +117,7 @@ final class JoinPartitions implements AutoCloseable {
    * them.
    */
   boolean oneKeyHash() {
-    return oneHash && rowsSeen > 0;
+    return oneHash && sawKey;
   }
 
   /** Writes the rows of a build batch (the caller keeps it) to their partitions. */
@@ -178,22 +180,42 @@ final class JoinPartitions implements AutoCloseable {
     for (int i = 0; i < rows; i++) {
       to[i] = (int) (fmix64(h[i] ^ seed) >>> (64 - BITS));
     }
-    if (build && oneHash) {
-      firstHash = rowsSeen == rows ? h[0] : firstHash;
-      for (int i = 0; i < rows && oneHash; i++) {
-        oneHash = h[i] == firstHash;
-      }
-    }
     if (!build && !keepsUnmatchedProbeRows) {
       long[] counts = buildRows;
       for (int i = 0; i < rows; i++) {
         to[i] = counts[to[i]] == 0 ? DROP : to[i];
       }
     }
+    boolean nulls = false;
     for (int column : keyColumns) {
       FieldVector key = batch.getVector(column);
       if (key.getNullCount() > 0) {
+        if (!nulls) {
+          isNull = isNull.length < rows ? new boolean[partitionOf.length] : isNull;
+          Arrays.fill(isNull, 0, rows, false);
+          nulls = true;
+        }
         routeNulls(key.getValidityBuffer(), rows, build);
+      }
+    }
+    if (build && oneHash) {
+      compareHashes(rows, nulls);
+    }
+  }
+
+  /** Keeps {@link #oneHash} up to date over the build rows without NULL keys. */
+  private void compareHashes(int rows, boolean nulls) {
+    long[] h = hashes;
+    for (int i = 0; i < rows; i++) {
+      if (nulls && isNull[i]) {
+        continue; // dealt round robin (or dropped): they always split
+      }
+      if (!sawKey) {
+        firstHash = h[i];
+        sawKey = true;
+      } else if (h[i] != firstHash) {
+        oneHash = false;
+        return;
       }
     }
   }
@@ -203,6 +225,7 @@ final class JoinPartitions implements AutoCloseable {
     int[] to = partitionOf;
     for (int i = 0; i < rows; i++) {
       if (BitVectorHelper.get(validity, i) == 0) {
+        isNull[i] = true;
         if (build) {
           nullKeySeen = true;
           to[i] = keepsNullBuildRows ? roundRobin++ & (COUNT - 1) : DROP;

@@ -63,6 +63,31 @@ class SpillingJoinFailureTest {
     assertNothingLeft(budget, space);
   }
 
+  /**
+   * NULL build keys are not one key: joins that emit them unmatched deal them round robin, so
+   * their partitions keep splitting (the other joins drop them).
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = JoinType.class,
+      names = {"RIGHT", "FULL", "RIGHT_ANTI"})
+  void nullKeysStillSplit(JoinType type, BufferAllocator a) {
+    MemoryBudget budget = new MemoryBudget("task-14", 32 * KB);
+    MemorySpillSpace space = new MemorySpillSpace();
+    RandomBatches random = random(27);
+    List<VectorSchemaRoot> build =
+        HashJoinCheck.batches(random, BUILD, new int[] {10_000, 10_000, 10_000, 10_000}, a);
+    build.forEach(batch -> nulls(batch, 1.0));
+    new HashJoinCheck(JoinKind.of(type), BUILD, BUILD_KEY, PROBE, PROBE_KEY)
+        .withTarget(TARGET_ROWS)
+        .run(
+            new OperatorContext(a, budget, TARGET_ROWS, space),
+            build,
+            HashJoinCheck.batches(random, PROBE, new int[] {3000}, a));
+    assertThat(space.spilledFiles()).isPositive();
+    assertNothingLeft(budget, space);
+  }
+
   @Test
   void fullDiskWhileSpillingLeavesNothing(BufferAllocator a) {
     for (long writes : new long[] {3, 40, 200}) {
@@ -190,6 +215,14 @@ class SpillingJoinFailureTest {
         PROBE_KEY,
         null,
         sink);
+  }
+
+  /** Sets the key of the first {@code fraction} of the rows to NULL. */
+  private static void nulls(VectorSchemaRoot batch, double fraction) {
+    BigIntVector key = (BigIntVector) batch.getVector(0);
+    for (int row = 0; row < batch.getRowCount() * fraction; row++) {
+      key.setNull(row);
+    }
   }
 
   /** Sets the key of the first {@code fraction} of the rows to 7. */
