@@ -64,8 +64,8 @@ class SpillingJoinFailureTest {
   }
 
   /**
-   * NULL build keys are not one key: joins that emit them unmatched deal them round robin, so
-   * their partitions keep splitting (the other joins drop them).
+   * NULL build keys are not one key: joins that emit them unmatched deal them round robin, so their
+   * partitions keep splitting (the other joins drop them).
    */
   @ParameterizedTest
   @EnumSource(
