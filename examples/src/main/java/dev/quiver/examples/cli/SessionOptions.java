@@ -56,9 +56,9 @@ final class SessionOptions {
       paramLabel = "SIZE",
       description =
           "Arrow memory each task's operators may hold, e.g. 64m or 2g (default: the task's"
-              + " share of its slot's Flink managed memory). Sorts and aggregations beyond it"
-              + " spill to Flink's io.tmp.dirs; a join's build side fails with"
-              + " MEMORY_BUDGET_EXCEEDED.")
+              + " share of its slot's Flink managed memory). Sorts, aggregations and hash joins"
+              + " beyond it spill to Flink's io.tmp.dirs; only a join key with more build rows"
+              + " than the budget fails with MEMORY_BUDGET_EXCEEDED.")
   void memoryBudget(String value) {
     memoryBudget = bytes(value);
   }

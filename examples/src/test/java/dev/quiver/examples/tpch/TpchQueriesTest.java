@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.flink.file.FileFormat;
 import dev.quiver.flink.session.QuiverSession;
+import dev.quiver.flink.session.SessionBuilder;
 import dev.quiver.flink.session.SqlResult;
 import dev.quiver.testing.ArrowLeakCheck;
 import io.trino.tpch.TpchTable;
@@ -30,6 +31,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <pre>
  *   mvn -B test -pl examples -Dtest=TpchQueriesTest -Dquiver.tpch.scale=1 -Dquiver.tpch.dir=/tmp/tpch-sf1
  * </pre>
+ *
+ * <p>{@code -Dquiver.tpch.queries=1,9,18} runs only those queries, {@code
+ * -Dquiver.tpch.parallelism=2} only that parallelism, and {@code -Dquiver.tpch.memoryBudget=64m}
+ * gives every task that memory budget (sorts, aggregations and joins spill beyond it).
  */
 @ExtendWith(ArrowLeakCheck.class)
 class TpchQueriesTest {
@@ -63,7 +68,12 @@ class TpchQueriesTest {
   }
 
   private static QuiverSession session(int parallelism) {
-    QuiverSession session = QuiverSession.builder().parallelism(parallelism).build();
+    SessionBuilder builder = QuiverSession.builder().parallelism(parallelism);
+    String budget = System.getProperty("quiver.tpch.memoryBudget");
+    if (budget != null) {
+      builder.taskMemoryBudget(bytes(budget));
+    }
+    QuiverSession session = builder.build();
     TpchCatalog.register(session, dir);
     return session;
   }
@@ -83,7 +93,28 @@ class TpchQueriesTest {
   }
 
   static Stream<Arguments> queries() {
-    return Stream.of(1, 2).flatMap(p -> TpchQueries.all().stream().map(q -> Arguments.of(q, p)));
+    String only = System.getProperty("quiver.tpch.queries");
+    List<Integer> queries =
+        only == null
+            ? TpchQueries.all()
+            : Stream.of(only.split(",")).map(q -> Integer.valueOf(q.trim())).toList();
+    String parallelism = System.getProperty("quiver.tpch.parallelism");
+    Stream<Integer> parallelisms =
+        parallelism == null ? Stream.of(1, 2) : Stream.of(Integer.valueOf(parallelism));
+    return parallelisms.flatMap(p -> queries.stream().map(q -> Arguments.of(q, p)));
+  }
+
+  /** {@code 64m}, {@code 2g}, {@code 512k} or plain bytes. */
+  private static long bytes(String size) {
+    String text = size.trim().toLowerCase(java.util.Locale.ROOT);
+    int shift =
+        switch (text.charAt(text.length() - 1)) {
+          case 'k' -> 10;
+          case 'm' -> 20;
+          case 'g' -> 30;
+          default -> 0;
+        };
+    return Long.parseLong(shift == 0 ? text : text.substring(0, text.length() - 1)) << shift;
   }
 
   @ParameterizedTest(name = "q{0} at parallelism {1}")

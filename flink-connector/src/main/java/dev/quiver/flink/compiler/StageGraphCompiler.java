@@ -103,9 +103,9 @@ public final class StageGraphCompiler {
 
   /**
    * The same compiler giving every stage task a memory budget of {@code bytes} for the Arrow data
-   * its operators hold, instead of its share of Flink managed memory: sorts and hash aggregations
-   * beyond it spill to the task manager's temp directories; a hash join's build side cannot spill
-   * yet and fails with MEMORY_BUDGET_EXCEEDED.
+   * its operators hold, instead of its share of Flink managed memory: sorts, hash aggregations and
+   * hash joins beyond it spill to the task manager's temp directories (only a join key with more
+   * build rows than the budget fails).
    */
   public StageGraphCompiler withTaskMemoryBudget(long bytes) {
     if (bytes <= 0) {

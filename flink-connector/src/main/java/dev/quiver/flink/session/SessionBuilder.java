@@ -101,9 +101,9 @@ public final class SessionBuilder {
   /**
    * The bytes of Arrow memory each task's operators may hold. By default a task's budget is its
    * share of its slot's Flink managed memory ({@code taskmanager.memory.managed.size}, locally
-   * {@link LocalCluster#defaultManagedMemory()}). Sorts and hash aggregations beyond it spill to
-   * Flink's {@code io.tmp.dirs}; a hash join's build side cannot spill yet and fails with
-   * MEMORY_BUDGET_EXCEEDED.
+   * {@link LocalCluster#defaultManagedMemory()}). Sorts, hash aggregations and hash joins beyond it
+   * spill to Flink's {@code io.tmp.dirs}; only a join key with more build rows than the budget
+   * fails with MEMORY_BUDGET_EXCEEDED.
    */
   public SessionBuilder taskMemoryBudget(long bytes) {
     if (bytes <= 0) {

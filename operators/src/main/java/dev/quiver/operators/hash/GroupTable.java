@@ -132,6 +132,15 @@ public final class GroupTable implements AutoCloseable {
     }
   }
 
+  /**
+   * Reserves the scratch of a lookup of {@code rows} rows now, so that {@link #find} of at most
+   * that many rows never needs the budget (a join that must not fail for memory once it probes).
+   */
+  public void ensureLookupRows(int rows) {
+    checkOpen();
+    probe.ensureCapacity(rows);
+  }
+
   public int groupCount() {
     return groupCount;
   }

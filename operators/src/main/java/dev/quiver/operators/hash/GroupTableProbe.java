@@ -133,7 +133,7 @@ final class GroupTableProbe {
     mismatch = new boolean[0];
   }
 
-  private void ensureCapacity(int rows) {
+  void ensureCapacity(int rows) {
     if (rows <= capacity) {
       return;
     }

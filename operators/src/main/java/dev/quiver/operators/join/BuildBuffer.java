@@ -2,6 +2,8 @@ package dev.quiver.operators.join;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
 import dev.quiver.operators.kernel.BatchAppender;
 import dev.quiver.operators.memory.MemoryBudget;
 import java.util.ArrayList;
@@ -29,6 +31,7 @@ final class BuildBuffer implements AutoCloseable {
   private final List<VectorSchemaRoot> batches = new ArrayList<>();
   private long reserved;
   private long rowCount;
+  private QuiverException refusal; // set by a compaction the budget refused
 
   BuildBuffer(MemoryBudget budget, String owner) {
     this.budget = requireNonNull(budget, "budget is null");
@@ -42,14 +45,46 @@ final class BuildBuffer implements AutoCloseable {
         batch.close();
         return;
       }
-      if (rowCount + batch.getRowCount() > Integer.MAX_VALUE - 8) {
-        throw new IllegalStateException(owner + " cannot hold more than 2^31 build rows");
-      }
+      checkRows(batch);
       reserve(bytes(batch));
     } catch (RuntimeException | Error e) {
       batch.close();
       throw e;
     }
+    keep(batch);
+  }
+
+  /**
+   * Keeps {@code batch} (taking ownership) if the budget has room for it and says whether it did; a
+   * refused batch stays the caller's, so a spilling join can spill it.
+   */
+  boolean tryAdd(VectorSchemaRoot batch) {
+    if (batch.getRowCount() == 0) {
+      batch.close();
+      return true;
+    }
+    try {
+      checkRows(batch);
+    } catch (RuntimeException e) {
+      batch.close();
+      throw e;
+    }
+    long bytes = bytes(batch);
+    if (!budget.tryReserve(bytes)) {
+      return false;
+    }
+    reserved += bytes;
+    keep(batch);
+    return true;
+  }
+
+  private void checkRows(VectorSchemaRoot batch) {
+    if (rowCount + batch.getRowCount() > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException(owner + " cannot hold more than 2^31 build rows");
+    }
+  }
+
+  private void keep(VectorSchemaRoot batch) {
     batches.add(batch);
     rowCount += batch.getRowCount();
   }
@@ -62,13 +97,18 @@ final class BuildBuffer implements AutoCloseable {
     return rowCount;
   }
 
-  /** Concatenates runs of batches into segments (see the class comment); single batches stay. */
-  void compact(
+  /**
+   * Concatenates runs of batches into segments (see the class comment); single batches stay.
+   * Returns null, or the budget's refusal when a copy did not fit: then the buffer still holds
+   * every row, some in segments and the rest in their original batches, so a spilling join can
+   * write them out instead.
+   */
+  QuiverException compact(
       Schema schema, BufferAllocator allocator, long maxSegmentRows, long maxSegmentBytes) {
     List<VectorSchemaRoot> segments = new ArrayList<>();
+    int start = 0;
     try {
-      int start = 0;
-      while (start < batches.size()) {
+      while (start < batches.size() && refusal == null) {
         int end = start + 1;
         long rows = batches.get(start).getRowCount();
         long bytes = bytes(batches.get(start));
@@ -81,15 +121,26 @@ final class BuildBuffer implements AutoCloseable {
           bytes += bytes(next);
           end++;
         }
-        segments.add(end == start + 1 ? take(start) : concat(schema, allocator, start, end, rows));
-        start = end;
+        if (end == start + 1) {
+          segments.add(take(start));
+          start = end;
+        } else {
+          int copied = concat(schema, allocator, start, end, rows, segments);
+          start += copied;
+        }
       }
     } catch (RuntimeException | Error e) {
       AutoCloseables.close(e, segments);
       throw e;
     }
-    batches.clear(); // every batch was moved into a segment or closed
+    // Every batch before start was moved into a segment or closed; the rest stay as they are.
+    List<VectorSchemaRoot> rest = new ArrayList<>(batches.subList(start, batches.size()));
+    batches.clear();
     batches.addAll(segments);
+    batches.addAll(rest);
+    QuiverException refused = refusal;
+    refusal = null;
+    return refused;
   }
 
   private VectorSchemaRoot take(int index) {
@@ -99,43 +150,71 @@ final class BuildBuffer implements AutoCloseable {
   }
 
   /**
-   * Copies batches {@code [start, end)} into one segment, closing each right after it is copied:
-   * the copy's bytes are reserved before the original's are released, and the reservation is
-   * settled to the segment's real size at the end. On failure, whatever is still reserved is
-   * released by {@link #close}.
+   * Copies batches {@code [start, end)} into one segment added to {@code segments}, closing each
+   * right after it is copied: the copy's bytes are reserved before the original's are released, and
+   * the reservation is settled to the segment's real size at the end. When the budget refuses a
+   * copy, the rows copied so far become the segment and {@link #refusal} is set. Returns how many
+   * batches were copied. On failure, whatever is still reserved is released by {@link #close}.
    */
-  private VectorSchemaRoot concat(
-      Schema schema, BufferAllocator allocator, int start, int end, long rows) {
+  private int concat(
+      Schema schema,
+      BufferAllocator allocator,
+      int start,
+      int end,
+      long rows,
+      List<VectorSchemaRoot> segments) {
     long copied = 0;
+    int count = 0;
     try (BatchAppender appender = new BatchAppender(schema, allocator, (int) rows)) {
-      for (int i = start; i < end; i++) {
+      for (int i = start; i < end && refusal == null; i++) {
         VectorSchemaRoot batch = batches.get(i);
         long bytes = bytes(batch);
-        reserve(bytes);
+        if (!tryReserve(bytes, "build rows of " + owner)) {
+          break;
+        }
         appender.append(batch, 0, batch.getRowCount());
         copied += bytes;
         batches.set(i, null);
+        count++;
         batch.close();
         release(bytes);
       }
-      VectorSchemaRoot segment = appender.build();
-      long actual = bytes(segment);
-      if (actual > copied) {
-        try {
-          reserve(actual - copied);
-        } catch (RuntimeException e) {
-          segment.close();
-          throw e;
-        }
-      } else {
-        release(copied - actual);
+      if (count == 0) {
+        return 0;
       }
-      return segment;
+      VectorSchemaRoot segment = appender.build();
+      segments.add(segment);
+      long actual = bytes(segment);
+      if (actual <= copied) {
+        release(copied - actual);
+      } else {
+        // Refused, the segment keeps only the copied bytes reserved: the join spills it next.
+        tryReserve(actual - copied, "build rows of " + owner);
+      }
+      return count;
+    }
+  }
+
+  /** Reserves {@code bytes} or records the budget's refusal in {@link #refusal}. */
+  private boolean tryReserve(long bytes, String what) {
+    try {
+      reserve(bytes, what);
+      return true;
+    } catch (QuiverException e) {
+      if (e.code() != ErrorCode.MEMORY_BUDGET_EXCEEDED) {
+        throw e;
+      }
+      refusal = e;
+      return false;
     }
   }
 
   private void reserve(long bytes) {
-    budget.reserve(bytes, "build rows of " + owner);
+    reserve(bytes, "build rows of " + owner);
+  }
+
+  private void reserve(long bytes, String what) {
+    budget.reserve(bytes, what);
     reserved += bytes;
   }
 

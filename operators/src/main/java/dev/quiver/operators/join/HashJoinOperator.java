@@ -2,26 +2,26 @@ package dev.quiver.operators.join;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
-import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * An equi join: the build input is held in a hash table, the probe input streams through it.
+ * An equi join: the build input is held in a hash table, the probe input streams through it; when
+ * the build input does not fit in the budget and the task can spill, a grace hash join.
  *
  * <pre>
- *   build (input 0) ─► BuildBuffer ─finish(0)─► segments ─► JoinHashTable (key → group → row chain)
- *   probe (input 1) ─► hash, find group, walk chains ─► (build row, probe row) pairs, ≤ target
- *                      at a time ─► residual filter ─► JoinMatcher ─► JoinOutput ─► sink
+ *   build (input 0) ─► BuildBuffer ─finish(0)─► InMemoryJoin: segments, JoinHashTable
+ *   probe (input 1) ─► InMemoryJoin.probe ─► JoinMatcher ─► JoinOutput ─► sink
+ *
+ *   the budget refuses a build batch (or the table) and the context has a spill space:
+ *   build rows so far + the rest ─► GraceJoin: 32 hash partitions in spill files
+ *   probe ─► the same partitions ─finish(1)─► each partition joined in memory, split if too big
  * </pre>
  *
  * <p>Contract (beyond {@link Operator}'s): input 0 is the build side, input 1 the probe side, and
@@ -32,8 +32,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * accepts the pair. Null-aware joins (NOT IN / IN) take exactly one key and no filter. Output rows
  * come in no particular order, in batches of at most {@link OperatorContext#targetBatchRows()} rows
  * however large a key's fan-out. The build batches, the hash table, the row chains and the matched
- * flags are reserved in the budget; exceeding it fails with {@code MEMORY_BUDGET_EXCEEDED} naming
- * this operator.
+ * flags are reserved in the budget. Exceeding it fails with {@code MEMORY_BUDGET_EXCEEDED} naming
+ * this operator, unless the context has a {@linkplain OperatorContext#spillSpace() spill space}:
+ * then the join spills ({@link GraceJoin}) and emits every row once the probe input is finished,
+ * failing only when one key's build rows alone exceed the budget. Spill files are deleted as they
+ * are read, and by {@link #close}.
  */
 public final class HashJoinOperator extends BuildProbeJoin {
   /** Build rows per segment: large, so that probing gathers from few sources. */
@@ -47,15 +50,14 @@ public final class HashJoinOperator extends BuildProbeJoin {
   private final int[] buildKeys;
   private final int[] probeKeys;
   private final JoinFilter filter;
-  private final BufferAllocator allocator;
-  private final MemoryBudget budget;
-  private final int targetRows;
-  private final long segmentRows;
-  private final BuildBuffer build;
+  private final HashJoinSpec spec;
+  private final boolean canSpill;
   private final JoinOutput output;
-  private final JoinMatcher matcher;
-  private final ProbeScratch scratch;
-  private JoinHashTable table;
+  private BuildBuffer build;
+  private InMemoryJoin join;
+  private GraceJoin grace;
+  private long headroom; // reserved while the build side is read (see HashJoinSpec.headroom)
+  private boolean headroomTried;
 
   /**
    * A hash join of {@code kind} on {@code buildKeys} = {@code probeKeys} (column indices of the two
@@ -98,14 +100,22 @@ public final class HashJoinOperator extends BuildProbeJoin {
       throw new IllegalArgumentException(
           "a null-aware join takes exactly one key column and no filter: " + this);
     }
-    this.allocator = context.allocator();
-    this.budget = context.budget();
-    this.targetRows = context.targetBatchRows();
-    this.segmentRows = segmentRows;
-    this.build = new BuildBuffer(budget, toString());
-    this.output = new JoinOutput(type, probeSchema, buildSchema, allocator, targetRows, sink);
-    this.matcher = new JoinMatcher(kind, filter, output, budget, toString(), targetRows);
-    this.scratch = new ProbeScratch(targetRows);
+    this.spec =
+        new HashJoinSpec(
+            context,
+            kind,
+            buildSchema,
+            this.buildKeys,
+            probeSchema,
+            this.probeKeys,
+            filter,
+            segmentRows,
+            toString());
+    this.canSpill = context.spillSpace().canSpill();
+    this.build = new BuildBuffer(context.budget(), toString());
+    this.output =
+        new JoinOutput(
+            type, probeSchema, buildSchema, context.allocator(), context.targetBatchRows(), sink);
   }
 
   /** The schema of the output batches. */
@@ -113,112 +123,108 @@ public final class HashJoinOperator extends BuildProbeJoin {
     return output.schema();
   }
 
+  /** Whether the join spilled its build side (tests). */
+  boolean spilled() {
+    return grace != null;
+  }
+
   @Override
   void addBuild(VectorSchemaRoot batch) {
-    build.add(batch);
+    if (grace != null) {
+      try (batch) {
+        grace.addBuild(batch);
+      }
+    } else if (!canSpill) {
+      build.add(batch);
+    } else {
+      reserveHeadroom();
+      if (!build.tryAdd(batch)) {
+        try (batch) {
+          spill(build);
+          grace.addBuild(batch);
+        }
+      }
+    }
   }
 
   @Override
   void buildComplete() {
-    build.compact(buildSchema(), allocator, segmentRows, SEGMENT_BYTES);
-    JoinHashTable built =
-        new JoinHashTable(
-            JoinInputs.fields(buildSchema(), buildKeys), buildKeys, allocator, budget, toString());
-    try {
-      built.build(build.batches(), build.rowCount());
-    } catch (RuntimeException | Error e) {
-      built.close();
-      throw e;
+    if (grace == null) {
+      InMemoryJoin inMemory = new InMemoryJoin(spec, build, output);
+      build = null; // the in-memory join owns it now
+      QuiverException refused;
+      try {
+        refused = inMemory.tryBuild(null);
+      } catch (RuntimeException | Error e) {
+        inMemory.close();
+        throw e;
+      }
+      releaseHeadroom();
+      if (refused == null) {
+        join = inMemory;
+        return;
+      }
+      try (inMemory) {
+        if (!canSpill) {
+          throw refused;
+        }
+        spill(inMemory.build());
+      }
     }
-    table = built;
-    matcher.buildComplete(build.rowCount(), table.hasNullKey());
-    scratch.segments(build.batches());
+    grace.buildComplete();
+  }
+
+  /** Keeps the headroom free from the first build batch on, if the budget has it then. */
+  private void reserveHeadroom() {
+    if (!headroomTried && spec.context().budget().tryReserve(spec.headroom())) {
+      headroom = spec.headroom();
+    }
+    headroomTried = true;
+  }
+
+  private void releaseHeadroom() {
+    spec.context().budget().release(headroom);
+    headroom = 0;
+  }
+
+  /** Turns to the grace hash join: the rows of {@code held} are spilled and released. */
+  private void spill(BuildBuffer held) {
+    releaseHeadroom();
+    grace = new GraceJoin(spec, output);
+    for (VectorSchemaRoot batch : held.batches()) {
+      grace.addBuild(batch);
+    }
+    held.close();
   }
 
   @Override
   void probeComplete() {
-    if (table != null) {
-      table.reportProbedRows(matcher);
+    if (grace != null) {
+      grace.probeComplete();
+    } else if (join != null) {
+      join.finish();
     }
-    matcher.emitBuildRows(build.batches());
     output.flush();
   }
 
   @Override
   void probe(VectorSchemaRoot probe) {
-    if (table == null) {
+    if (grace != null) {
+      grace.probe(probe);
+    } else if (join != null) {
+      join.probe(probe);
+    } else {
       throw new IllegalStateException(this + " failed to build its hash table: close it");
     }
-    int rows = probe.getRowCount();
-    matcher.startProbe(probe);
-    boolean nothingQualifies = kind.nullAware() && type == JoinType.LEFT_ANTI && table.hasNullKey();
-    if (rows == 0 || build.rowCount() == 0 || nothingQualifies) {
-      matcher.endProbe(nothingQualifies ? null : scratch.keyIsNull(probe, probeKeys, kind));
-      return;
-    }
-    List<FieldVector> keys = new ArrayList<>(probeKeys.length);
-    for (int column : probeKeys) {
-      keys.add(probe.getVector(column));
-    }
-    scratch.ensure(rows);
-    int[] groupIds = scratch.groupIds;
-    table.find(keys, rows, scratch.hashes, groupIds);
-    int[] head = table.head();
-    if (type.isRightSemiOrAnti() && filter == null) {
-      table.markProbed(groupIds, rows); // build rows are marked once, at the end
-    } else if (!type.emitsPairs() && !type.tracksRightMatches() && filter == null) {
-      // Semi, anti and mark joins without a filter only ask whether a key has a build row.
-      for (int row = 0; row < rows; row++) {
-        int group = groupIds[row];
-        if (group >= 0 && head[group] >= 0) {
-          matcher.probeMatched(row);
-        }
-      }
-    } else {
-      walkChains(rows, groupIds, head, table.next());
-    }
-    matcher.endProbe(scratch.keyIsNull(probe, probeKeys, kind));
-  }
-
-  /**
-   * Lists the (build row, probe row) pairs of every probe row's chain, handing them on whenever
-   * {@code targetRows} are collected, so a key with a huge fan-out never builds a huge batch.
-   */
-  private void walkChains(int rows, int[] groupIds, int[] head, int[] next) {
-    int[] buildRows = scratch.buildRows;
-    int[] probeRows = scratch.probeRows;
-    int count = 0;
-    int row = 0;
-    int current = -1;
-    while (row < rows) {
-      if (current < 0) {
-        int group = groupIds[row];
-        current = group < 0 ? -1 : head[group];
-        if (current < 0) {
-          row++;
-          continue;
-        }
-      }
-      buildRows[count] = current;
-      probeRows[count] = row;
-      current = next[current];
-      if (current < 0) {
-        row++;
-      }
-      if (++count == targetRows) {
-        scratch.handOn(matcher, count);
-        count = 0;
-      }
-    }
-    scratch.handOn(matcher, count);
   }
 
   @Override
   void release() {
+    releaseHeadroom();
     try (output;
-        build;
-        matcher;
-        JoinHashTable t = table) {
+        BuildBuffer b = build;
+        InMemoryJoin j = join;
+        GraceJoin g = grace) {
       // closes everything, also when one close fails
     }
   }

@@ -98,10 +98,6 @@ final class JoinHashTable implements AutoCloseable {
    * semi or anti join without a filter needs to know, in O(1) per probe row however long the chain.
    */
   void markProbed(int[] groupIds, int rows) {
-    if (probedGroups == null) {
-      reserve(groups.groupCount());
-      probedGroups = new boolean[groups.groupCount()];
-    }
     boolean[] probed = probedGroups;
     for (int row = 0; row < rows; row++) {
       int group = groupIds[row];
@@ -109,6 +105,19 @@ final class JoinHashTable implements AutoCloseable {
         probed[group] = true;
       }
     }
+  }
+
+  /** Reserves the lookup scratch of probe batches of up to {@code rows} rows. */
+  void ensureProbeRows(int rows) {
+    groups.ensureLookupRows(rows);
+  }
+
+  /**
+   * Reserves and makes the flags {@link #markProbed} sets: before probing, so probing never fails.
+   */
+  void prepareProbedGroups() {
+    reserve(groups.groupCount());
+    probedGroups = new boolean[groups.groupCount()];
   }
 
   /** Reports every build row of a group recorded by {@link #markProbed} as matched. */

@@ -63,11 +63,13 @@ final class JoinMatcher implements AutoCloseable {
   }
 
   /**
-   * Records the complete build side: its row count and whether a row has a NULL key (null-aware
-   * joins need both). Reserves the matched flags of the build rows if the type needs them.
+   * Records the complete build side: {@code rowCount} rows here, and of the whole build input
+   * (which a spilling join splits into partitions) {@code allRows} rows and whether one has a NULL
+   * key: null-aware joins need those two. Reserves the matched flags of the build rows here if the
+   * type needs them.
    */
-  void buildComplete(long rowCount, boolean hasNullKey) {
-    this.buildRows = rowCount;
+  void buildComplete(long rowCount, long allRows, boolean hasNullKey) {
+    this.buildRows = allRows;
     this.buildHasNullKey = hasNullKey;
     if (type.tracksRightMatches() && rowCount > 0) {
       budget.reserve(rowCount, "the matched flags of the build rows of " + owner);

@@ -2,6 +2,7 @@ package dev.quiver.operators.join;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
@@ -83,9 +84,16 @@ public final class NestedLoopJoinOperator extends BuildProbeJoin {
   @Override
   void buildComplete() {
     // Few large build batches make few, full batches of pairs for the filter.
-    build.compact(
-        buildSchema(), allocator, HashJoinOperator.SEGMENT_ROWS, HashJoinOperator.SEGMENT_BYTES);
-    matcher.buildComplete(build.rowCount(), false);
+    QuiverException refused =
+        build.compact(
+            buildSchema(),
+            allocator,
+            HashJoinOperator.SEGMENT_ROWS,
+            HashJoinOperator.SEGMENT_BYTES);
+    if (refused != null) {
+      throw refused;
+    }
+    matcher.buildComplete(build.rowCount(), build.rowCount(), false);
   }
 
   @Override

@@ -54,6 +54,17 @@ record HashJoinCheck(
   /** Joins the batches (taking ownership) and checks the output; returns it. */
   Output run(
       BufferAllocator a, List<VectorSchemaRoot> buildBatches, List<VectorSchemaRoot> probeBatches) {
+    return run(
+        new OperatorContext(a, MemoryBudget.unlimited("test"), targetRows),
+        buildBatches,
+        probeBatches);
+  }
+
+  /** As above in {@code context} (with its budget and spill space); returns the output. */
+  Output run(
+      OperatorContext context,
+      List<VectorSchemaRoot> buildBatches,
+      List<VectorSchemaRoot> probeBatches) {
     List<List<Object>> expected =
         JoinReference.join(
             kind,
@@ -64,7 +75,6 @@ record HashJoinCheck(
             probe.getFields().size(),
             probeKeys,
             filter == null ? null : filter.predicate());
-    OperatorContext context = new OperatorContext(a, MemoryBudget.unlimited("test"), targetRows);
     JoinHarness.Sink sink = new JoinHarness.Sink();
     HashJoinOperator join =
         new HashJoinOperator(
