@@ -56,35 +56,60 @@ final class GroupTableVarColumn extends GroupTableColumn {
   @Override
   void compareValues(
       FieldVector source, int[] rows, int count, int[] candidates, boolean[] mismatch) {
+    if (count == 0) {
+      return; // (no groups yet: no data buffer either)
+    }
     ArrowBuf sourceOffsets = source.getOffsetBuffer();
     ArrowBuf values = source.getDataBuffer();
+    // Where a whole word can be read without passing either buffer's end.
+    long valuesWordEnd = values.capacity() - Long.BYTES;
+    long dataWordEnd = data.capacity() - Long.BYTES;
     for (int k = 0; k < count; k++) {
       int row = rows[k];
       int group = candidates[row];
       int start = offset(sourceOffsets, row);
       int length = offset(sourceOffsets, row + 1) - start;
       int groupStart = offset(offsets, group);
-      if (length != offset(offsets, group + 1) - groupStart
-          || (length <= SHORT
-              ? !shortEqual(values, start, data, groupStart, length)
-              : ByteFunctionHelpers.equal(
-                      values, start, start + length, data, groupStart, groupStart + length)
-                  == 0)) {
+      boolean equal;
+      if (length != offset(offsets, group + 1) - groupStart) {
+        equal = false;
+      } else if (length <= SHORT && start <= valuesWordEnd && groupStart <= dataWordEnd) {
+        equal = ((values.getLong(start) ^ data.getLong(groupStart)) & lowBytes(length)) == 0;
+      } else if (length <= SHORT) {
+        equal = ((word(values, start) ^ word(data, groupStart)) & lowBytes(length)) == 0;
+      } else {
+        equal =
+            ByteFunctionHelpers.equal(
+                    values, start, start + length, data, groupStart, groupStart + length)
+                != 0;
+      }
+      if (!equal) {
         mismatch[row] = true;
       }
     }
   }
 
-  /** Keys up to this many bytes (flags, codes) compare in a short inline loop. */
+  /** Keys up to this many bytes (flags, codes) compare as one masked word. */
   private static final int SHORT = 8;
 
-  private static boolean shortEqual(ArrowBuf a, long aStart, ArrowBuf b, long bStart, int length) {
-    for (int i = 0; i < length; i++) {
-      if (a.getByte(aStart + i) != b.getByte(bStart + i)) {
-        return false;
-      }
+  /**
+   * The 8 bytes at {@code start} as a little-endian word; near the end of the buffer only the bytes
+   * inside it (the rest zero), so nothing past the buffer is read.
+   */
+  static long word(ArrowBuf buffer, long start) {
+    if (start + Long.BYTES <= buffer.capacity()) {
+      return buffer.getLong(start);
     }
-    return true;
+    long word = 0;
+    for (long at = start; at < buffer.capacity(); at++) {
+      word |= (buffer.getByte(at) & 0xFFL) << ((at - start) << 3);
+    }
+    return word;
+  }
+
+  /** A mask of the low {@code length} bytes of a word, {@code 0 <= length <= 8}. */
+  static long lowBytes(int length) {
+    return length >= Long.BYTES ? -1L : ~(-1L << (length << 3));
   }
 
   @Override
