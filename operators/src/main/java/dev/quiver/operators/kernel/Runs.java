@@ -36,11 +36,15 @@ final class Runs {
     }
     int runs = 1;
     int end = from + count;
-    for (int i = from + 1; i < end; i++) {
-      runs += indices[i] != indices[i - 1] + 1 ? 1 : 0;
-    }
-    if ((long) runs * MIN_AVERAGE_LENGTH > count) {
-      return null;
+    int maxRuns = count / MIN_AVERAGE_LENGTH;
+    // In blocks, so scattered indices (a join's build side) give up after a few blocks.
+    for (int block = from + 1; block < end; block += 256) {
+      for (int i = block, blockEnd = Math.min(end, block + 256); i < blockEnd; i++) {
+        runs += indices[i] != indices[i - 1] + 1 ? 1 : 0;
+      }
+      if (runs > maxRuns) {
+        return null;
+      }
     }
     int[] starts = new int[runs];
     int[] lengths = new int[runs];
