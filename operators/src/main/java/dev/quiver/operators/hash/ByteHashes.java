@@ -3,6 +3,7 @@ package dev.quiver.operators.hash;
 import static dev.quiver.operators.hash.VectorHasher.NULL_VALUE;
 import static dev.quiver.operators.hash.VectorHasher.combine;
 
+import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
 
 /**
@@ -43,7 +44,7 @@ final class ByteHashes {
       ArrowBuf offsets, ArrowBuf data, ArrowBuf validity, int rows, long[] hashes) {
     long[] keys = new long[MEMO_SLOTS];
     long[] values = new long[MEMO_SLOTS];
-    java.util.Arrays.fill(keys, -1L); // a length byte of 0xFF: never a packed value
+    Arrays.fill(keys, -1L); // a length byte of 0xFF: never a packed value
     long wordEnd = data.capacity() - Long.BYTES;
     int misses = 0;
     for (int i = 0; i < rows; i++) {
