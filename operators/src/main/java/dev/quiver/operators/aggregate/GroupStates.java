@@ -5,6 +5,7 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.hash.GroupTable;
+import dev.quiver.operators.hash.SmallKeyCache;
 import dev.quiver.operators.hash.VectorHasher;
 import dev.quiver.plan.aggregate.AggregateCall;
 import java.util.ArrayList;
@@ -40,6 +41,7 @@ final class GroupStates implements AutoCloseable {
   private Accumulator[] accumulators;
   private DistinctFilter[] distinctFilters;
   private GroupTable table; // null without group keys
+  private SmallKeyCache cache; // null without keys or when they cannot be packed
   private Scratch scratch;
   private long[] hashes = new long[0];
   private int[] groupIds = new int[0];
@@ -92,6 +94,10 @@ final class GroupStates implements AutoCloseable {
       table =
           new GroupTable(
               layout.keyFields, context.allocator(), context.budget(), description + " keys");
+      cache = SmallKeyCache.forKeys(layout.keyFields);
+      if (cache != null) {
+        reservation.reserve(SmallKeyCache.fixedBytes(layout.keyFields.size()));
+      }
     } else {
       for (Accumulator accumulator : accumulators) {
         accumulator.ensureGroups(1); // a global aggregate has its one group from the start
@@ -189,6 +195,9 @@ final class GroupStates implements AutoCloseable {
       }
       if (table != null) {
         table.truncate(before);
+        if (cache != null) {
+          cache.clear(); // it may know keys of the groups just forgotten
+        }
       }
       return e;
     }
@@ -200,7 +209,8 @@ final class GroupStates implements AutoCloseable {
   private void reserveRows(int rows) {
     if (rows > groupIds.length) {
       int capacity = Reservation.grownCapacity(groupIds.length, rows);
-      reservation.reserve((long) (capacity - groupIds.length) * (Long.BYTES + Integer.BYTES));
+      int perRow = Long.BYTES + Integer.BYTES + (cache == null ? 0 : cache.bytesPerRow());
+      reservation.reserve((long) (capacity - groupIds.length) * perRow);
       hashes = new long[capacity];
       groupIds = new int[capacity];
     }
@@ -208,7 +218,10 @@ final class GroupStates implements AutoCloseable {
     scratch.doubles(rows);
   }
 
-  /** Writes each row's group to {@link #groupIds}, adding new groups; returns the group count. */
+  /**
+   * Writes each row's group to {@link #groupIds}, adding new groups; returns the group count. Few
+   * small keys come from the cache when it knows them all, else from the table.
+   */
   private int insertKeys(VectorSchemaRoot batch, Feed feed, int rows) {
     if (table == null) {
       Arrays.fill(groupIds, 0, rows, 0);
@@ -218,8 +231,14 @@ final class GroupStates implements AutoCloseable {
     for (int column : feed.keyColumns) {
       keys.add(batch.getVector(column));
     }
+    if (cache != null && cache.find(keys, rows, groupIds)) {
+      return table.groupCount();
+    }
     VectorHasher.hash(keys, rows, hashes);
     table.insert(keys, rows, hashes, groupIds);
+    if (cache != null) {
+      cache.learn(rows, groupIds, table.groupCount());
+    }
     return table.groupCount();
   }
 
@@ -264,6 +283,7 @@ final class GroupStates implements AutoCloseable {
       throw new IllegalStateException("cannot release " + description, e);
     } finally {
       table = null;
+      cache = null;
       distinctFilters = null;
       accumulators = null;
       reservation.releaseAll();

@@ -22,6 +22,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <pre>
  *   batch ─► hash keys ─► GroupTable.insert ─► group ids ─► each accumulator: one tight loop
+ *         └► (at most 256 groups of small keys: SmallKeyCache knows every row) ─┘
  *   finish ─► for groups in chunks of targetBatchRows: keys + states or values ─► sink
  * </pre>
  *

@@ -32,6 +32,8 @@ final class DecimalArithmetic extends BinaryEval {
   // Type-level guarantees that allow plain long kernels (see addLongs, multiplyLongs).
   private final boolean longAdd;
   private final boolean longMultiply;
+  // Both operands' types have at most 18 digits: their values fit a long, high words unread.
+  private final boolean narrowOperands;
 
   DecimalArithmetic(SqlType type, String text, ScalarFunction op, Eval left, Eval right) {
     super(type, text, left, right);
@@ -47,6 +49,7 @@ final class DecimalArithmetic extends BinaryEval {
     this.longMultiply =
         scale == leftScale + rightScale
             && (leftPrecision + rightPrecision <= precision || precision == 38);
+    this.narrowOperands = leftPrecision <= 18 && rightPrecision <= 18;
   }
 
   @Override
@@ -82,9 +85,10 @@ final class DecimalArithmetic extends BinaryEval {
     int am = a.mask;
     int bm = b.mask;
     int[] rows = selection.rows();
+    boolean all = selection.isAll();
     boolean bad = false;
     for (int k = 0, n = selection.size(); k < n; k++) {
-      int i = rows[k];
+      int i = all ? k : rows[k];
       long r = x.getLong((long) (i & am) << 4) * fa + y.getLong((long) (i & bm) << 4) * fb;
       bad |= r >= limit | r <= -limit;
       long at = (long) i << 4;
@@ -104,9 +108,23 @@ final class DecimalArithmetic extends BinaryEval {
     int am = a.mask;
     int bm = b.mask;
     int[] rows = selection.rows();
+    boolean all = selection.isAll();
+    int n = selection.size();
+    if (narrowOperands) {
+      // Operands below 10^18 by their types (NULL rows: garbage, harmless): low words only.
+      for (int k = 0; k < n; k++) {
+        int i = all ? k : rows[k];
+        long u = x.getLong((long) (i & am) << 4);
+        long v = y.getLong((long) (i & bm) << 4);
+        long at = (long) i << 4;
+        o.setLong(at, u * v);
+        o.setLong(at + 8, Math.multiplyHigh(u, v));
+      }
+      return true;
+    }
     long wide = 0;
-    for (int k = 0, n = selection.size(); k < n; k++) {
-      int i = rows[k];
+    for (int k = 0; k < n; k++) {
+      int i = all ? k : rows[k];
       long sa = (long) (i & am) << 4;
       long sb = (long) (i & bm) << 4;
       long u = x.getLong(sa);

@@ -9,10 +9,19 @@ import org.apache.arrow.vector.types.pojo.Field;
 /**
  * A utf8 or binary key column: 32-bit offsets and bytes, as Arrow stores them. Keys compare by
  * length first, then bytes eight at a time.
+ *
+ * <p>Keys of up to 7 bytes (flags, codes) also have a packed word per group, {@code words}: their
+ * bytes with their length in the top byte, so that a row compares by packing its own value and
+ * testing one long, without reading the group's offsets and bytes. Longer keys have {@link
+ * #LONG_KEY}, which no packed value equals.
  */
 final class GroupTableVarColumn extends GroupTableColumn {
+  /** The word of a key longer than 7 bytes: a length byte of 0xFF, never a packed key's. */
+  private static final long LONG_KEY = -1L;
+
   private ArrowBuf offsets;
   private ArrowBuf data;
+  private ArrowBuf words;
 
   GroupTableVarColumn(Field field, GroupTableMemory memory) {
     super(field, memory);
@@ -35,17 +44,26 @@ final class GroupTableVarColumn extends GroupTableColumn {
       throw new IllegalStateException("the keys of " + field + " exceed 2 GiB in one hash table");
     }
     data = memory.grow(data, Math.max(1, base + added), base);
+    words = memory.grow(words, (long) (at + count) * Long.BYTES, (long) at * Long.BYTES);
     int end = base;
     for (int k = 0; k < count; k++) {
       int row = rows[k];
+      long word = 0; // a NULL key's values are never compared
       if (sourceValidity == null || isSet(sourceValidity, row)) {
         int start = offset(sourceOffsets, row);
         int length = offset(sourceOffsets, row + 1) - start;
         data.setBytes(end, values, start, length);
+        word = length < Long.BYTES ? packed(word(data, end), length) : LONG_KEY;
         end += length;
       }
+      words.setLong((long) (at + k) * Long.BYTES, word);
       offsets.setInt((long) (at + k + 1) * 4, end);
     }
+  }
+
+  /** A key of {@code length < 8} bytes, the low bytes of {@code word}, with its length on top. */
+  private static long packed(long word, int length) {
+    return (word & lowBytes(length)) | ((long) length << 56);
   }
 
   @Override
@@ -56,35 +74,61 @@ final class GroupTableVarColumn extends GroupTableColumn {
   @Override
   void compareValues(
       FieldVector source, int[] rows, int count, int[] candidates, boolean[] mismatch) {
+    if (count == 0) {
+      return; // (no groups yet: no data buffer either)
+    }
     ArrowBuf sourceOffsets = source.getOffsetBuffer();
     ArrowBuf values = source.getDataBuffer();
+    // Where a whole word can be read without passing the buffer's end.
+    long valuesWordEnd = values.capacity() - Long.BYTES;
     for (int k = 0; k < count; k++) {
       int row = rows[k];
       int group = candidates[row];
       int start = offset(sourceOffsets, row);
       int length = offset(sourceOffsets, row + 1) - start;
-      int groupStart = offset(offsets, group);
-      if (length != offset(offsets, group + 1) - groupStart
-          || (length <= SHORT
-              ? !shortEqual(values, start, data, groupStart, length)
-              : ByteFunctionHelpers.equal(
+      boolean equal;
+      if (length < Long.BYTES && start <= valuesWordEnd) {
+        equal = packed(values.getLong(start), length) == words.getLong((long) group << 3);
+      } else {
+        int groupStart = offset(offsets, group);
+        if (length != offset(offsets, group + 1) - groupStart) {
+          equal = false;
+        } else if (length <= SHORT) {
+          equal = ((word(values, start) ^ word(data, groupStart)) & lowBytes(length)) == 0;
+        } else {
+          equal =
+              ByteFunctionHelpers.equal(
                       values, start, start + length, data, groupStart, groupStart + length)
-                  == 0)) {
+                  != 0;
+        }
+      }
+      if (!equal) {
         mismatch[row] = true;
       }
     }
   }
 
-  /** Keys up to this many bytes (flags, codes) compare in a short inline loop. */
+  /** Keys up to this many bytes compare as one masked word, read within the buffers. */
   private static final int SHORT = 8;
 
-  private static boolean shortEqual(ArrowBuf a, long aStart, ArrowBuf b, long bStart, int length) {
-    for (int i = 0; i < length; i++) {
-      if (a.getByte(aStart + i) != b.getByte(bStart + i)) {
-        return false;
-      }
+  /**
+   * The 8 bytes at {@code start} as a little-endian word; near the end of the buffer only the bytes
+   * inside it (the rest zero), so nothing past the buffer is read.
+   */
+  static long word(ArrowBuf buffer, long start) {
+    if (start + Long.BYTES <= buffer.capacity()) {
+      return buffer.getLong(start);
     }
-    return true;
+    long word = 0;
+    for (long at = start; at < buffer.capacity(); at++) {
+      word |= (buffer.getByte(at) & 0xFFL) << ((at - start) << 3);
+    }
+    return word;
+  }
+
+  /** A mask of the low {@code length} bytes of a word, {@code 0 <= length <= 8}. */
+  static long lowBytes(int length) {
+    return length >= Long.BYTES ? -1L : ~(-1L << (length << 3));
   }
 
   @Override
@@ -134,5 +178,6 @@ final class GroupTableVarColumn extends GroupTableColumn {
     super.free();
     offsets = memory.free(offsets);
     data = memory.free(data);
+    words = memory.free(words);
   }
 }

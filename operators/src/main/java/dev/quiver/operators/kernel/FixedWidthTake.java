@@ -61,6 +61,28 @@ final class FixedWidthTake {
     target.setValueCount(count);
   }
 
+  /** As {@link #take}, for indices that come in long ascending {@code runs}: a block per run. */
+  static void takeRuns(
+      BaseFixedWidthVector source,
+      int[] indices,
+      int from,
+      int count,
+      Runs runs,
+      BaseFixedWidthVector target) {
+    target.allocateNew(count);
+    Bits.takeValidity(source, indices, from, count, target.getValidityBuffer());
+    ArrowBuf in = source.getDataBuffer();
+    ArrowBuf out = target.getDataBuffer();
+    long width = source.getTypeWidth();
+    long to = 0;
+    for (int r = 0; r < runs.count; r++) {
+      long bytes = runs.lengths[r] * width;
+      out.setBytes(to, in, runs.starts[r] * width, bytes);
+      to += bytes;
+    }
+    target.setValueCount(count);
+  }
+
   /** Other widths (decimal256, fixed-size binary, intervals) copy each value as a memory block. */
   private static void copyWide(
       ArrowBuf in, ArrowBuf out, int width, int[] indices, int from, int count) {

@@ -21,7 +21,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *
  * <p>Supported layouts: booleans, every fixed-width type (integers, floats, decimals, dates, times,
  * timestamps, ...) and variable-width types with 32-bit offsets (utf8, binary). The type is
- * dispatched once per column; the copy is a tight loop over the Arrow buffers.
+ * dispatched once per column; the copy is a tight loop over the Arrow buffers. Indices that come in
+ * long ascending runs (a filter that keeps most rows) are copied run by run, one block per run
+ * ({@link Runs}).
  */
 public final class Take {
   private Take() {}
@@ -43,9 +45,10 @@ public final class Take {
     checkIndices(indices, from, count, source.getRowCount());
     List<FieldVector> sources = source.getFieldVectors();
     List<FieldVector> columns = new ArrayList<>(sources.size());
+    Runs runs = sources.isEmpty() ? null : Runs.of(indices, from, count); // once for all columns
     try {
       for (FieldVector column : sources) {
-        columns.add(takeChecked(column, indices, from, count, allocator));
+        columns.add(takeChecked(column, indices, from, count, runs, allocator));
       }
     } catch (RuntimeException | Error e) {
       closeSuppressing(columns, e);
@@ -66,11 +69,17 @@ public final class Take {
     requireNonNull(source, "source is null");
     requireNonNull(allocator, "allocator is null");
     checkIndices(indices, from, count, source.getValueCount());
-    return takeChecked(source, indices, from, count, allocator);
+    return takeChecked(source, indices, from, count, Runs.of(indices, from, count), allocator);
   }
 
+  /** {@code runs} describes the indices when they come in long ascending runs, else is null. */
   private static FieldVector takeChecked(
-      FieldVector source, int[] indices, int from, int count, BufferAllocator allocator) {
+      FieldVector source,
+      int[] indices,
+      int from,
+      int count,
+      Runs runs,
+      BufferAllocator allocator) {
     // One dispatch per column on the physical layout; the kernels below never look at the type.
     if (!(source instanceof BaseFixedWidthVector) && !(source instanceof BaseVariableWidthVector)) {
       throw new IllegalArgumentException(
@@ -80,9 +89,25 @@ public final class Take {
     try {
       if (source instanceof BitVector) {
         FixedWidthTake.takeBits((BitVector) source, indices, from, count, (BitVector) target);
+      } else if (source instanceof BaseFixedWidthVector && runs != null) {
+        FixedWidthTake.takeRuns(
+            (BaseFixedWidthVector) source,
+            indices,
+            from,
+            count,
+            runs,
+            (BaseFixedWidthVector) target);
       } else if (source instanceof BaseFixedWidthVector) {
         FixedWidthTake.take(
             (BaseFixedWidthVector) source, indices, from, count, (BaseFixedWidthVector) target);
+      } else if (runs != null) {
+        VariableWidthTake.takeRuns(
+            (BaseVariableWidthVector) source,
+            indices,
+            from,
+            count,
+            runs,
+            (BaseVariableWidthVector) target);
       } else {
         VariableWidthTake.take(
             (BaseVariableWidthVector) source,

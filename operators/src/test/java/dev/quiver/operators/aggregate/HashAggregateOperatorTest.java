@@ -77,6 +77,24 @@ class HashAggregateOperatorTest {
     }
   }
 
+  /**
+   * Few groups without NULL keys come from the small-key cache once it learned them; rare NULLs
+   * send single batches to the table; more than its 256 groups turn it off mid-stream.
+   */
+  @Test
+  void fewGroupsThroughTheSmallKeyCache(BufferAllocator allocator) {
+    long seed = 500;
+    for (int[] keys : KEY_SETS) {
+      for (int distinct : new int[] {1, 4, 200, 1000}) {
+        for (double nulls : new double[] {0, 0.0005}) {
+          List<VectorSchemaRoot> batches =
+              batches(allocator, seed++, keys, 12, -3000, nulls, distinct);
+          check(allocator, keys, CALLS, batches, 8192);
+        }
+      }
+    }
+  }
+
   @Test
   void nullKeysFormOneGroupAndAllNullInputsGiveNulls(BufferAllocator allocator) {
     List<VectorSchemaRoot> batches = new ArrayList<>();

@@ -9,9 +9,11 @@ import static dev.quiver.operators.expr.Columns.I32;
 import static dev.quiver.operators.expr.Columns.I64;
 import static dev.quiver.operators.expr.Columns.I8;
 import static dev.quiver.plan.expr.Exprs.call;
+import static dev.quiver.plan.expr.Exprs.caseWhen;
 import static dev.quiver.plan.expr.Exprs.col;
 import static dev.quiver.plan.expr.Exprs.decimal;
 import static dev.quiver.plan.expr.Exprs.lit;
+import static dev.quiver.plan.expr.Exprs.when;
 import static dev.quiver.plan.expr.ScalarFunction.ABS;
 import static dev.quiver.plan.expr.ScalarFunction.ADD;
 import static dev.quiver.plan.expr.ScalarFunction.DIVIDE;
@@ -31,6 +33,7 @@ import dev.quiver.plan.type.SqlType;
 import dev.quiver.testing.ArrowLeakCheck;
 import dev.quiver.testing.RandomBatches;
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -165,6 +168,37 @@ class ArithmeticTest {
       ExprCheck.check(product, batch, allocator);
       ExprCheck.check(call(ADD, col(0, type), decimal("0.00000000001")), batch, allocator);
       ExprCheck.check(call(ADD, col(0, type), col(0, type)), batch, allocator);
+    }
+  }
+
+  /**
+   * Operands of at most 18 digits multiply on their low words alone: at the edge of decimal(18, s)
+   * the exact products (up to 36 digits) come out whole, over all rows and under a CASE's
+   * selection.
+   */
+  @Test
+  void productsOfEighteenDigitOperandsAtTheirEdge(BufferAllocator allocator) {
+    SqlType wide = SqlType.decimal(18, 0);
+    SqlType scaled = SqlType.decimal(18, 2);
+    BigDecimal max = new BigDecimal("999999999999999999");
+    BigDecimal maxScaled = new BigDecimal("9999999999999999.99");
+    try (VectorSchemaRoot batch =
+        ExprCheck.batch(
+            allocator,
+            List.of(wide, scaled, SqlType.BOOLEAN),
+            List.of(
+                Arrays.asList(max, maxScaled, true),
+                Arrays.asList(max.negate(), maxScaled, false),
+                Arrays.asList(max.negate(), maxScaled.negate(), true),
+                Arrays.asList(BigDecimal.ONE, new BigDecimal("0.01"), true),
+                Arrays.asList(null, maxScaled, true),
+                Arrays.asList(BigDecimal.ZERO, null, null)))) {
+      Expr product = call(MULTIPLY, col(0, wide), col(1, scaled));
+      assertThat(product.sqlType().precision()).isGreaterThanOrEqualTo(36);
+      ExprCheck.check(product, batch, allocator);
+      ExprCheck.check(call(MULTIPLY, col(0, wide), col(0, wide)), batch, allocator);
+      ExprCheck.check(call(MULTIPLY, col(1, scaled), decimal("-0.07")), batch, allocator);
+      ExprCheck.check(caseWhen(null, when(col(2, SqlType.BOOLEAN), product)), batch, allocator);
     }
   }
 

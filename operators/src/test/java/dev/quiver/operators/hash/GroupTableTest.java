@@ -22,6 +22,7 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.util.TransferPair;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -172,6 +173,30 @@ class GroupTableTest {
       new Reference().check(List.of(keys), ids, table.groupCount());
       assertThat(table.groupCount()).isEqualTo(31); // 3 per length 1..10, one empty string
       assertThat(find(table, List.of(keys), twice.size())).isEqualTo(ids);
+    }
+  }
+
+  @Test
+  void shortKeysAtTheEndOfTheirBuffersCompareOnlyTheirBytes(BufferAllocator allocator) {
+    // Values end at the data buffer's last bytes, where a whole word cannot be read; a key
+    // followed by garbage bytes must still equal the same key elsewhere.
+    try (GroupTable table = new GroupTable(List.of(UTF8), allocator, unlimited());
+        VarCharVector first = strings(allocator, "ab", "abc", "", "b", "zz", "ab");
+        VarCharVector again = strings(allocator, "abc", "", "b", "ab", "zz", "zzz")) {
+      for (VarCharVector keys : List.of(first, again)) {
+        int end = keys.getOffsetBuffer().getInt((long) keys.getValueCount() * 4);
+        keys.getDataBuffer().setBytes(end, new byte[] {'c', 'c', 'c', 'c', 'c', 'c', 'c', 'c'});
+      }
+      int[] ids = insert(table, List.of(first), first.getValueCount());
+      assertThat(ids).containsExactly(0, 1, 2, 3, 4, 0);
+      TransferPair pair = again.getTransferPair(allocator);
+      pair.splitAndTransfer(0, again.getValueCount()); // data buffer ends at the last value
+      try (FieldVector exact = (FieldVector) pair.getTo()) {
+        assertThat(exact.getDataBuffer().capacity())
+            .isEqualTo(exact.getOffsetBuffer().getInt((long) exact.getValueCount() * 4));
+        int[] idsAgain = insert(table, List.of(exact), exact.getValueCount());
+        assertThat(idsAgain).containsExactly(1, 2, 3, 0, 4, 5);
+      }
     }
   }
 

@@ -336,6 +336,54 @@ class VectorHasherTest {
     }
   }
 
+  /**
+   * Few distinct short strings hash through a memo, many distinct ones give it up after a trial:
+   * the hashes are the reference's either way, also for the last value ending at the buffer's end.
+   */
+  @ParameterizedTest(name = "distinct={0} rows={1}")
+  @CsvSource({"3, 300", "5, 5000", "40, 5000", "200, 5000", "5000, 5000", "7, 255", "9, 257"})
+  void shortStringsFewOrManyDistinct(int distinct, int rows, BufferAllocator a) {
+    Random random = new Random(distinct * 31L + rows);
+    String[] pool = new String[distinct];
+    for (int i = 0; i < distinct; i++) {
+      int length = i % 10; // 0..9 bytes: both sides of the 7-byte memo limit
+      StringBuilder text = new StringBuilder();
+      for (int c = 0; c < length; c++) {
+        text.append((char) ('a' + random.nextInt(26)));
+      }
+      pool[i] = text.append(i % 3 == 0 ? "" : "é").toString();
+    }
+    try (VarCharVector strings = new VarCharVector("s", a)) {
+      strings.allocateNew(rows);
+      for (int i = 0; i < rows; i++) {
+        if (random.nextInt(10) == 0) {
+          strings.setNull(i);
+        } else {
+          strings.setSafe(i, pool[random.nextInt(distinct)].getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      strings.setSafe(rows - 1, "ab".getBytes(StandardCharsets.UTF_8));
+      strings.setValueCount(rows);
+      assertMatchesReference(VectorSchemaRoot.of(strings), new int[] {0}, a); // closed below
+      // The data buffer cut right after the last value: its word would cross the end.
+      ArrowBuf data = strings.getDataBuffer();
+      int end = strings.getOffsetBuffer().getInt((long) rows * 4);
+      try (ArrowBuf exact = a.buffer(end)) {
+        exact.setBytes(0, data, 0, end);
+        long[] expected = hash(strings);
+        long[] actual = new long[rows];
+        Arrays.fill(actual, VectorHasher.SEED);
+        ByteHashes.variableWidth(
+            strings.getOffsetBuffer(),
+            exact.slice(0, end),
+            strings.getNullCount() == 0 ? null : strings.getValidityBuffer(),
+            rows,
+            actual);
+        assertThat(actual).isEqualTo(expected);
+      }
+    }
+  }
+
   // ---- reference: one row at a time from the Java values, independent of the vector layout ----
 
   private static void assertMatchesReference(

@@ -73,6 +73,72 @@ class TakeTest {
     }
   }
 
+  /** A filter that keeps most rows: long ascending runs, copied block by block ({@link Runs}). */
+  @ParameterizedTest(name = "rows={0} nullFraction={1} dropped={2}")
+  @CsvSource({
+    "16, 0, 0",
+    "17, 0.3, 0.05",
+    "1000, 0, 0.02",
+    "1000, 0.2, 0.02",
+    "1000, 1.0, 0.01",
+    "65536, 0, 0.02",
+    "65536, 0.1, 0.001",
+    "65536, 0.1, 0.3"
+  })
+  void ascendingRunsMatchRowAtATimeReference(
+      int rows, double nullFraction, double dropped, BufferAllocator a) {
+    try (VectorSchemaRoot source =
+        new RandomBatches(rows * 7L + 3)
+            .nullFraction(nullFraction)
+            .batch(RandomBatches.ALL_TYPES, rows, a)) {
+      Random random = new Random(rows + 11);
+      int[] kept = new int[rows];
+      int count = 0;
+      for (int i = 0; i < rows; i++) {
+        if (random.nextDouble() >= dropped) {
+          kept[count++] = i;
+        }
+      }
+      assertTakeMatches(source, kept, 0, count, a);
+      if (count > 40) {
+        assertTakeMatches(source, kept, 5, count - 40, a); // a range that starts mid-run
+      }
+      for (FieldVector column : source.getFieldVectors()) {
+        try (FieldVector taken = Take.take(column, kept, 0, count, a)) {
+          List<Object> expected = new ArrayList<>();
+          for (int i = 0; i < count; i++) {
+            expected.add(BatchRows.value(column, kept[i]));
+          }
+          assertThat(values(taken)).isEqualTo(expected);
+        }
+      }
+    }
+  }
+
+  @Test
+  void runsOfEmptyAndLongStrings(BufferAllocator a) {
+    try (VarCharVector strings = new VarCharVector("s", a)) {
+      strings.allocateNew(100);
+      for (int i = 0; i < 100; i++) {
+        if (i % 7 == 3) {
+          strings.setNull(i);
+        } else {
+          strings.setSafe(i, "x".repeat(i % 5 == 0 ? 0 : i).getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      strings.setValueCount(100);
+      int[] indices = new int[90];
+      for (int i = 0; i < 90; i++) {
+        indices[i] = i < 45 ? i : i + 10; // two runs: [0, 45) and [55, 100)
+      }
+      try (FieldVector taken = Take.take(strings, indices, 0, 90, a)) {
+        for (int i = 0; i < 90; i++) {
+          assertThat(BatchRows.value(taken, i)).isEqualTo(BatchRows.value(strings, indices[i]));
+        }
+      }
+    }
+  }
+
   @Test
   void subRangeOfIndices(BufferAllocator a) {
     try (VectorSchemaRoot source =
