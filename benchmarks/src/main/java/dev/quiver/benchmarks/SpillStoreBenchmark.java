@@ -80,11 +80,12 @@ import org.slf4j.LoggerFactory;
  *
  * The score is seconds per invocation (single shot: each iteration is one spill + read of every
  * group). {@link Counters} adds the process CPU seconds of the invocation (every thread, so
- * RocksDB's flush and compaction threads count) and the bytes on disk after writing. Uncompressed
- * Arrow bytes of the input are logged in setup; MB/s = those bytes over the score. The merge
- * variant handles every state twice (2 × the Arrow bytes), and its output is already merged,
- * whereas the Arrow files are re-aggregated by the operator's hash table afterwards (not measured
- * here).
+ * RocksDB's flush and compaction threads count), the bytes on disk after writing, and the wall
+ * seconds of the two phases (write: until every group is on disk; read: back into Arrow batches,
+ * then the files deleted). Uncompressed Arrow bytes of the input are logged in setup; MB/s = those
+ * bytes over the score. The merge variant handles every state twice (2 × the Arrow bytes), and its
+ * output is already merged, whereas the Arrow files are re-aggregated by the operator's hash table
+ * afterwards (not measured here).
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -151,20 +152,38 @@ public class SpillStoreBenchmark {
     /** Bytes of the spill on disk after writing (RocksDB: every file of the database). */
     public long diskBytes;
 
+    /** Wall seconds until every group is on disk (RocksDB: puts and the flush). */
+    public double writeSeconds;
+
+    /** Wall seconds reading every group back into Arrow batches. */
+    public double readSeconds;
+
     private long cpuStart;
+    private long wallStart;
 
     @Setup(Level.Iteration)
     public void reset() {
       cpuSeconds = 0;
       diskBytes = 0;
+      writeSeconds = 0;
+      readSeconds = 0;
     }
 
     void start() {
       cpuStart = OS.getProcessCpuTime();
+      wallStart = System.nanoTime();
+    }
+
+    /** Every group is on disk: the read starts. */
+    void written() {
+      long now = System.nanoTime();
+      writeSeconds += (now - wallStart) / 1e9;
+      wallStart = now;
     }
 
     void stop() {
       cpuSeconds += (OS.getProcessCpuTime() - cpuStart) / 1e9;
+      readSeconds += (System.nanoTime() - wallStart) / 1e9;
     }
   }
 
@@ -262,6 +281,7 @@ public class SpillStoreBenchmark {
       for (SpillFile file : files) {
         counters.diskBytes += file.bytes();
       }
+      counters.written();
       for (SpillFile file : files) {
         try (file;
             SpillReader reader = file.open(allocator)) {
@@ -318,6 +338,7 @@ public class SpillStoreBenchmark {
         }
         db.flush(flush);
         counters.diskBytes += treeBytes(path);
+        counters.written();
         result = iterate(db);
       }
       RocksDB.destroyDB(path.toString(), options);

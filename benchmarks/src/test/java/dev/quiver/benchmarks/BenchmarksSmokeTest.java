@@ -88,6 +88,7 @@ class BenchmarksSmokeTest {
       assertEquals(20_000, benchmark.spillAndRead(counters));
       assertEquals(20_000, benchmark.spillAndRead(counters), "a second invocation starts afresh");
       assertTrue(counters.diskBytes > 0 && counters.cpuSeconds >= 0);
+      assertTrue(counters.writeSeconds > 0 && counters.readSeconds > 0);
       assertTrue(benchmark.arrowBytes > 20_000L * 40);
     } finally {
       benchmark.tearDown();
