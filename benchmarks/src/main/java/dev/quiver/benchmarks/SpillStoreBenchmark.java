@@ -78,14 +78,14 @@ import org.slf4j.LoggerFactory;
  *                             (bloom filters on); then iterate and decode as above
  * </pre>
  *
- * The score is seconds per invocation (single shot: each iteration is one spill + read of every
- * group). {@link Counters} adds the process CPU seconds of the invocation (every thread, so
+ * The score is milliseconds per invocation (single shot: each iteration is one spill + read of
+ * every group). {@link Counters} adds the process CPU seconds of the invocation (every thread, so
  * RocksDB's flush and compaction threads count), the bytes on disk after writing, and the wall
  * seconds of the two phases (write: until every group is on disk; read: back into Arrow batches,
- * then the files deleted). Uncompressed Arrow bytes of the input are logged in setup; MB/s = those
- * bytes over the score. The merge variant handles every state twice (2 × the Arrow bytes), and its
- * output is already merged, whereas the Arrow files are re-aggregated by the operator's hash table
- * afterwards (not measured here).
+ * then the files deleted); JMH sums them over the measured iterations. Uncompressed Arrow bytes of
+ * the input are logged in setup; MB/s = those bytes over the score. The merge variant handles every
+ * state twice (2 × the Arrow bytes), and its output is already merged, whereas the Arrow files are
+ * re-aggregated by the operator's hash table afterwards (not measured here).
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
