@@ -74,6 +74,27 @@ class BenchmarksSmokeTest {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(SpillStoreBenchmark.Store.class)
+  void spillStoreBenchmark(SpillStoreBenchmark.Store store) throws Exception {
+    SpillStoreBenchmark benchmark = new SpillStoreBenchmark();
+    benchmark.groups = 20_000; // 3 batches, the last one partial
+    benchmark.store = store;
+    benchmark.setUp();
+    try {
+      SpillStoreBenchmark.Counters counters = new SpillStoreBenchmark.Counters();
+      counters.reset();
+      // Fails unless every group comes back with its count (twice for the merge variant).
+      assertEquals(20_000, benchmark.spillAndRead(counters));
+      assertEquals(20_000, benchmark.spillAndRead(counters), "a second invocation starts afresh");
+      assertTrue(counters.diskBytes > 0 && counters.cpuSeconds >= 0);
+      assertTrue(counters.writeSeconds > 0 && counters.readSeconds > 0);
+      assertTrue(benchmark.arrowBytes > 20_000L * 40);
+    } finally {
+      benchmark.tearDown();
+    }
+  }
+
   /** Small enough to run in a second, large enough for several batches and ~5,000 orders. */
   private static final int QUERY_ROWS = 20_000;
 
