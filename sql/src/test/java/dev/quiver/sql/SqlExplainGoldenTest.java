@@ -1,6 +1,7 @@
 package dev.quiver.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.PlanPrinter;
@@ -35,7 +36,12 @@ class SqlExplainGoldenTest {
       })
   void explainMatchesGoldenFile(String query) throws IOException {
     String sql = read("/tpch/" + query + ".sql");
+    int hits = LogicalRewrites.MATCH_LIMIT_HITS.get();
     PlanNode plan = new SqlPlanner(TpchCatalog.sf1()).plan(sql, 2);
+    assertEquals(
+        hits,
+        LogicalRewrites.MATCH_LIMIT_HITS.get(),
+        query + ": a rewrite program ran into its match limit (rules undoing each other)");
     check("tpch_" + query + ".txt", explain(plan));
   }
 
