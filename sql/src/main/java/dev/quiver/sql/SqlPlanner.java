@@ -58,10 +58,22 @@ public final class SqlPlanner {
     return RelOptUtil.toString(LogicalRewrites.apply(toRel(sql)));
   }
 
+  /**
+   * {@code sql} without the semicolons (and blanks) that end it, as a file of one statement usually
+   * has them; what comes before keeps its line and column numbers.
+   */
+  static String withoutTerminator(String sql) {
+    int end = sql.length();
+    while (end > 0 && (Character.isWhitespace(sql.charAt(end - 1)) || sql.charAt(end - 1) == ';')) {
+      end--;
+    }
+    return sql.substring(0, end);
+  }
+
   private RelNode toRel(String sql) {
     Planner planner = Frameworks.getPlanner(config());
     try {
-      SqlNode parsed = planner.parse(sql);
+      SqlNode parsed = planner.parse(withoutTerminator(sql));
       SqlNode validated = planner.validate(parsed);
       RelNode rel = planner.rel(validated).project();
       JoinSelectivity.install(rel.getCluster());

@@ -27,6 +27,14 @@ class SqlPlannerTest {
   }
 
   @Test
+  void aTrailingSemicolonEndsTheStatement() {
+    String plain = explain("select n_name from nation where n_regionkey = 1", 2);
+    assertThat(explain("select n_name from nation where n_regionkey = 1;", 2)).isEqualTo(plain);
+    assertThat(explain("select n_name from nation\nwhere n_regionkey = 1 ;\n ;\n", 2))
+        .isEqualTo(plain);
+  }
+
+  @Test
   void singlePartitionUsesSingleAggregate() {
     String text = explain("select n_regionkey, count(*) from nation group by n_regionkey", 1);
     assertThat(text).contains("Aggregate[SINGLE").doesNotContain("Repartition");
