@@ -25,18 +25,7 @@ final class VariableWidthTake {
       long at = (long) indices[i] * OFFSET_WIDTH;
       bytes += inOffsets.getInt(at + OFFSET_WIDTH) - inOffsets.getInt(at);
     }
-    if (bytes > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(
-          "take of "
-              + count
-              + " rows of "
-              + source.getField()
-              + " needs "
-              + bytes
-              + " bytes, more than a vector with 32-bit offsets can hold");
-    }
-    target.allocateNew(bytes, count);
-    Bits.takeValidity(source, indices, from, count, target.getValidityBuffer());
+    allocate(source, indices, from, count, bytes, target);
 
     // Pass 2 copies the bytes of each value with one memory copy and writes the offsets.
     ArrowBuf in = source.getDataBuffer();
@@ -62,6 +51,28 @@ final class VariableWidthTake {
     target.setValueCount(count);
   }
 
+  /** Allocates {@code target} for {@code count} rows of {@code bytes} and takes their validity. */
+  private static void allocate(
+      BaseVariableWidthVector source,
+      int[] indices,
+      int from,
+      int count,
+      long bytes,
+      BaseVariableWidthVector target) {
+    if (bytes > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "take of "
+              + count
+              + " rows of "
+              + source.getField()
+              + " needs "
+              + bytes
+              + " bytes, more than a vector with 32-bit offsets can hold");
+    }
+    target.allocateNew(bytes, count);
+    Bits.takeValidity(source, indices, from, count, target.getValidityBuffer());
+  }
+
   /**
    * As {@link #take}, for indices that come in long ascending {@code runs}: the bytes of a run are
    * one block, its offsets the source's shifted by where the run lands.
@@ -79,18 +90,7 @@ final class VariableWidthTake {
       bytes +=
           offset(inOffsets, runs.starts[r] + runs.lengths[r]) - offset(inOffsets, runs.starts[r]);
     }
-    if (bytes > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(
-          "take of "
-              + count
-              + " rows of "
-              + source.getField()
-              + " needs "
-              + bytes
-              + " bytes, more than a vector with 32-bit offsets can hold");
-    }
-    target.allocateNew(bytes, count);
-    Bits.takeValidity(source, indices, from, count, target.getValidityBuffer());
+    allocate(source, indices, from, count, bytes, target);
     ArrowBuf in = source.getDataBuffer();
     ArrowBuf out = target.getDataBuffer();
     ArrowBuf outOffsets = target.getOffsetBuffer();
