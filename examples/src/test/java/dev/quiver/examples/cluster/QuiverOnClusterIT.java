@@ -196,27 +196,32 @@ class QuiverOnClusterIT {
   @Test
   void theCommandLineRunsQ3OnTheCluster() throws Exception {
     Path out = dir.resolve("cli-out").resolve("q03.csv");
-    StringWriter stdout = new StringWriter();
     StringWriter stderr = new StringWriter();
-    int status =
-        QuiverCommand.commandLine(new PrintWriter(stdout), new PrintWriter(stderr))
-            .execute(
-                "sql",
-                "--cluster",
-                "127.0.0.1:" + cluster.restPort(),
-                "--jar",
-                jobJar.toString(),
-                "--catalog",
-                data.toString(),
-                "--parallelism",
-                String.valueOf(PARALLELISM),
-                "--format",
-                "csv",
-                "--output",
-                out.toString(),
-                TpchQueries.text(3));
+    int status = clusterSql(TpchQueries.text(3), out, stderr);
     assertThat(status).as(stderr.toString()).isZero();
     assertSameAsDuckDb(3, out);
+  }
+
+  /**
+   * {@code quiver sql --cluster ... --format csv --output OUT SQL} with the job jar; its status.
+   */
+  private int clusterSql(String sql, Path out, StringWriter stderr) {
+    return QuiverCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(stderr))
+        .execute(
+            "sql",
+            "--cluster",
+            "127.0.0.1:" + cluster.restPort(),
+            "--jar",
+            jobJar.toString(),
+            "--catalog",
+            data.toString(),
+            "--parallelism",
+            String.valueOf(PARALLELISM),
+            "--format",
+            "csv",
+            "--output",
+            out.toString(),
+            sql);
   }
 
   /**
@@ -236,29 +241,10 @@ class QuiverOnClusterIT {
     Path out = dir.resolve("cli-out").resolve("killed.csv");
     FlinkRest rest = cluster.rest();
     Set<String> before = rest.runningJobs();
-    StringWriter stdout = new StringWriter();
     StringWriter stderr = new StringWriter();
     ExecutorService client = Executors.newSingleThreadExecutor();
     try {
-      Future<Integer> status =
-          client.submit(
-              () ->
-                  QuiverCommand.commandLine(new PrintWriter(stdout), new PrintWriter(stderr))
-                      .execute(
-                          "sql",
-                          "--cluster",
-                          "127.0.0.1:" + cluster.restPort(),
-                          "--jar",
-                          jobJar.toString(),
-                          "--catalog",
-                          data.toString(),
-                          "--parallelism",
-                          String.valueOf(PARALLELISM),
-                          "--format",
-                          "csv",
-                          "--output",
-                          out.toString(),
-                          sql));
+      Future<Integer> status = client.submit(() -> clusterSql(sql, out, stderr));
       String job = null;
       Set<String> running = Set.of();
       long deadline = System.nanoTime() + JOB_RUN.toNanos();
