@@ -9,9 +9,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
-import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.memory.MemoryBudget;
+import dev.quiver.operators.spill.FailingSink;
 import dev.quiver.operators.spill.MemorySpillSpace;
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateFunction;
@@ -56,7 +56,7 @@ class SpillingAggregateFailureTest {
                   operator.finish(0);
                 })
             .hasMessageContaining("sink fails");
-        assertThat(sink.accepted).isEqualTo(2);
+        assertThat(sink.accepted()).isEqualTo(2);
       }
       assertThat(space.liveFiles()).as("%s", mode).isZero();
       assertThat(space.openReaders()).isZero();
@@ -187,25 +187,6 @@ class SpillingAggregateFailureTest {
       }
     } finally {
       batches.subList(fed, batches.size()).forEach(VectorSchemaRoot::close);
-    }
-  }
-
-  /** Accepts {@code limit} batches, then fails (closing what it was given, as a sink must). */
-  private static final class FailingSink implements BatchSink {
-    private final int limit;
-    int accepted;
-
-    FailingSink(int limit) {
-      this.limit = limit;
-    }
-
-    @Override
-    public void accept(VectorSchemaRoot batch) {
-      batch.close();
-      if (accepted == limit) {
-        throw new IllegalStateException("sink fails");
-      }
-      accepted++;
     }
   }
 }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
-import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.memory.MemoryBudget;
+import dev.quiver.operators.spill.FailingSink;
 import dev.quiver.operators.spill.MemorySpillSpace;
 import dev.quiver.operators.spill.SpillSpace;
 import dev.quiver.plan.sort.SortKey;
@@ -30,7 +30,7 @@ class SpillingSortFailureTest {
   void sinkFailingMidMergeLeavesNothing(BufferAllocator allocator) {
     MemoryBudget budget = new MemoryBudget("sink fails", 64 * 1024);
     MemorySpillSpace space = new MemorySpillSpace();
-    CountingSink sink = new CountingSink(3);
+    FailingSink sink = new FailingSink(3);
     RandomBatches random = new RandomBatches(21);
     try (SortOperator sort =
         new SortOperator(new OperatorContext(allocator, budget, 50, space), SCHEMA, KEYS, sink)) {
@@ -39,7 +39,7 @@ class SpillingSortFailureTest {
       }
       assertThat(space.liveFiles()).isPositive();
       assertThatThrownBy(() -> sort.finish(0)).hasMessageContaining("sink fails");
-      assertThat(sink.accepted).isEqualTo(3);
+      assertThat(sink.accepted()).isEqualTo(3);
     }
     assertThat(space.liveFiles()).isZero();
     assertThat(space.openReaders()).isZero();
@@ -134,24 +134,5 @@ class SpillingSortFailureTest {
               e -> assertThat(e.code()).isEqualTo(ErrorCode.MEMORY_BUDGET_EXCEEDED));
     }
     assertThat(budget.used()).isZero();
-  }
-
-  /** Accepts {@code limit} batches, then fails (closing what it was given, as a sink must). */
-  private static final class CountingSink implements BatchSink {
-    private final int limit;
-    int accepted;
-
-    CountingSink(int limit) {
-      this.limit = limit;
-    }
-
-    @Override
-    public void accept(VectorSchemaRoot batch) {
-      batch.close();
-      if (accepted == limit) {
-        throw new IllegalStateException("sink fails");
-      }
-      accepted++;
-    }
   }
 }
