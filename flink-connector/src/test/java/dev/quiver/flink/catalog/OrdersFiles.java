@@ -2,6 +2,7 @@ package dev.quiver.flink.catalog;
 
 import dev.quiver.flink.file.BatchFileWriter;
 import dev.quiver.flink.file.FileFormat;
+import dev.quiver.operators.memory.Allocators;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,6 +71,20 @@ public final class OrdersFiles {
       rows.add(row(i));
     }
     return rows;
+  }
+
+  /**
+   * The query the spilling, failover and cancellation tests run over {@link #writeSpillingOrders}:
+   * a sort of every row, which spills under a budget of a few hundred KB.
+   */
+  public static final String SORT_ALL =
+      "SELECT id, customer, amount, order_date FROM orders ORDER BY amount DESC NULLS LAST, id";
+
+  /** {@code dir/orders}: 4 Parquet files of 25,000 rows, the input of {@link #SORT_ALL}. */
+  public static Path writeSpillingOrders(Path dir) throws Exception {
+    try (BufferAllocator allocator = Allocators.newChild("write orders")) {
+      return writeParquet(dir.resolve("orders"), 4, 25_000, allocator);
+    }
   }
 
   /** {@code files} Parquet files {@code dir/part-f.parquet} of {@code rowsPerFile} rows each. */

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.flink.catalog.OrdersFiles;
 import dev.quiver.flink.testing.SlowOperator;
-import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,7 +12,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
@@ -30,8 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(ArrowLeakCheck.class)
 class CancellationTest {
-  private static final String SORT =
-      "SELECT id, customer, amount, order_date FROM orders ORDER BY amount DESC NULLS LAST, id";
 
   @TempDir static Path dir;
   @TempDir Path tmp;
@@ -39,10 +35,7 @@ class CancellationTest {
 
   @BeforeAll
   static void writeOrders() throws Exception {
-    orders = dir.resolve("orders");
-    try (BufferAllocator allocator = Allocators.newChild("write orders")) {
-      OrdersFiles.writeParquet(orders, 4, 25_000, allocator);
-    }
+    orders = OrdersFiles.writeSpillingOrders(dir);
   }
 
   @Test
@@ -58,7 +51,7 @@ class CancellationTest {
             .build()) {
       session.registerTable("orders", orders.toString());
       MiniCluster cluster = session.localCluster().orElseThrow().miniCluster();
-      SqlResult result = session.sql(SORT);
+      SqlResult result = session.sql(OrdersFiles.SORT_ALL);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (spillFiles() == 0) {
         assertThat(System.nanoTime()).as("the sort spilled within 60 s").isLessThan(deadline);

@@ -9,7 +9,6 @@ import dev.quiver.flink.catalog.OrdersFiles;
 import dev.quiver.flink.compiler.StageOutputHook;
 import dev.quiver.flink.testing.FailOnceOperator;
 import dev.quiver.flink.testing.RecordingReporter;
-import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;
 import java.net.URI;
@@ -18,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -42,8 +40,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(ArrowLeakCheck.class)
 class FailoverTest {
-  private static final String SORT =
-      "SELECT id, customer, amount, order_date FROM orders ORDER BY amount DESC NULLS LAST, id";
 
   @TempDir static Path dir;
   @TempDir Path tmp;
@@ -52,13 +48,10 @@ class FailoverTest {
 
   @BeforeAll
   static void writeOrdersAndAnswer() throws Exception {
-    orders = dir.resolve("orders");
-    try (BufferAllocator allocator = Allocators.newChild("write orders")) {
-      OrdersFiles.writeParquet(orders, 4, 25_000, allocator);
-    }
+    orders = OrdersFiles.writeSpillingOrders(dir);
     try (QuiverSession session = QuiverSession.builder().parallelism(2).build()) {
       session.registerTable("orders", orders.toString());
-      expected = session.sql(SORT).rows();
+      expected = session.sql(OrdersFiles.SORT_ALL).rows();
     }
   }
 
@@ -84,7 +77,7 @@ class FailoverTest {
   }
 
   private List<List<Object>> runAndCheckSpilled(QuiverSession session) {
-    try (SqlResult result = session.sql(SORT)) {
+    try (SqlResult result = session.sql(OrdersFiles.SORT_ALL)) {
       List<List<Object>> rows = result.rows();
       assertThat(result.taskStats().get(0))
           .allSatisfy(task -> assertThat(task.spilledBytes()).isPositive());

@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.quiver.flink.catalog.OrdersFiles;
 import dev.quiver.flink.stage.TaskStats;
 import dev.quiver.flink.testing.RecordingReporter;
-import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.MemorySize;
@@ -31,8 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(ArrowLeakCheck.class)
 class ManagedMemoryBudgetTest {
-  private static final String SORT =
-      "SELECT id, customer, amount, order_date FROM orders ORDER BY amount DESC NULLS LAST, id";
 
   @TempDir static Path dir;
   @TempDir Path tmp;
@@ -40,10 +36,7 @@ class ManagedMemoryBudgetTest {
 
   @BeforeAll
   static void writeOrders() throws Exception {
-    orders = dir.resolve("orders");
-    try (BufferAllocator allocator = Allocators.newChild("write orders")) {
-      OrdersFiles.writeParquet(orders, 4, 25_000, allocator);
-    }
+    orders = OrdersFiles.writeSpillingOrders(dir);
   }
 
   @BeforeEach
@@ -56,7 +49,7 @@ class ManagedMemoryBudgetTest {
     List<List<Object>> expected;
     try (QuiverSession session = QuiverSession.builder().parallelism(2).build()) {
       session.registerTable("orders", orders.toString());
-      expected = session.sql(SORT).rows();
+      expected = session.sql(OrdersFiles.SORT_ALL).rows();
     }
 
     Configuration flink = new Configuration();
@@ -67,7 +60,7 @@ class ManagedMemoryBudgetTest {
     try (QuiverSession session =
         QuiverSession.builder().parallelism(2).configuration(flink).build()) {
       session.registerTable("orders", orders.toString());
-      try (SqlResult result = session.sql(SORT)) {
+      try (SqlResult result = session.sql(OrdersFiles.SORT_ALL)) {
         assertThat(result.rows()).hasSize(100_000).containsExactlyElementsOf(expected);
         tasks = result.taskStats().values().stream().flatMap(List::stream).toList();
       }
@@ -102,7 +95,7 @@ class ManagedMemoryBudgetTest {
             .configuration(flink)
             .build()) {
       session.registerTable("orders", orders.toString());
-      try (SqlResult result = session.sql(SORT)) {
+      try (SqlResult result = session.sql(OrdersFiles.SORT_ALL)) {
         assertThat(result.rows()).hasSize(100_000);
         assertThat(result.taskStats().values())
             .allSatisfy(

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.flink.catalog.OrdersFiles;
 import dev.quiver.flink.stage.TaskStats;
-import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,8 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(ArrowLeakCheck.class)
 class SpillingQueryTest {
-  private static final String QUERY =
-      "SELECT id, customer, amount, order_date FROM orders ORDER BY amount DESC NULLS LAST, id";
 
   @TempDir static Path dir;
   @TempDir static Path tmp;
@@ -37,10 +33,7 @@ class SpillingQueryTest {
 
   @BeforeAll
   static void writeOrders() throws Exception {
-    orders = dir.resolve("orders");
-    try (BufferAllocator allocator = Allocators.newChild("write orders")) {
-      OrdersFiles.writeParquet(orders, 4, 25_000, allocator);
-    }
+    orders = OrdersFiles.writeSpillingOrders(dir);
   }
 
   @Test
@@ -48,7 +41,7 @@ class SpillingQueryTest {
     List<List<Object>> expected;
     try (QuiverSession session = QuiverSession.builder().parallelism(2).build()) {
       session.registerTable("orders", orders.toString());
-      expected = session.sql(QUERY).rows();
+      expected = session.sql(OrdersFiles.SORT_ALL).rows();
     }
     Configuration flink = new Configuration();
     flink.set(CoreOptions.TMP_DIRS, tmp.toString());
@@ -61,7 +54,7 @@ class SpillingQueryTest {
       session.registerTable("orders", orders.toString());
       List<List<Object>> actual;
       long spilled;
-      try (SqlResult result = session.sql(QUERY)) {
+      try (SqlResult result = session.sql(OrdersFiles.SORT_ALL)) {
         actual = result.rows();
         spilled =
             result.taskStats().values().stream()
@@ -71,7 +64,9 @@ class SpillingQueryTest {
       }
       assertThat(actual).hasSize(100_000).containsExactlyElementsOf(expected);
       assertThat(spilled).isPositive();
-      assertThat(session.explainAnalyze(QUERY)).contains("spilled").contains("(budget 256.0 KB)");
+      assertThat(session.explainAnalyze(OrdersFiles.SORT_ALL))
+          .contains("spilled")
+          .contains("(budget 256.0 KB)");
     }
     try (Stream<Path> left = Files.walk(tmp)) {
       assertThat(left.filter(Files::isRegularFile).filter(p -> p.toString().contains("spill")))
