@@ -9,11 +9,16 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -47,6 +52,25 @@ public final class ParquetFooter {
     }
   }
 
+  /** The file a footer was read from, as it was then: a rewritten file has another size or time. */
+  private record Version(Path file, long size, FileTime modified) {}
+
+  private static final int CACHED_FOOTERS = 4096;
+
+  /**
+   * Footers already read, by file version: registration (row counts, distinct-value bounds), the
+   * planner's split pruning and the job's split assignment each need a table's footers, so without
+   * it every query read them two or three times. Least recently used first out.
+   */
+  private static final Map<Version, Metadata> CACHE =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Version, Metadata> eldest) {
+              return size() > CACHED_FOOTERS;
+            }
+          });
+
   private ParquetFooter() {}
 
   /**
@@ -57,6 +81,26 @@ public final class ParquetFooter {
    */
   public static Metadata read(Path file) {
     requireNonNull(file, "file is null");
+    Version version;
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+      version =
+          new Version(file.toAbsolutePath(), attributes.size(), attributes.lastModifiedTime());
+    } catch (NoSuchFileException e) {
+      throw new QuiverException(ErrorCode.FILE_NOT_FOUND, "File " + file + " does not exist", e);
+    } catch (IOException e) {
+      throw invalid(file, e.toString());
+    }
+    Metadata cached = CACHE.get(version);
+    if (cached != null) {
+      return cached;
+    }
+    Metadata metadata = readUncached(file);
+    CACHE.put(version, metadata);
+    return metadata;
+  }
+
+  private static Metadata readUncached(Path file) {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       long size = channel.size();
       if (size < 12) {
