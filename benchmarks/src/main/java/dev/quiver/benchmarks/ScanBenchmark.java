@@ -1,11 +1,11 @@
 package dev.quiver.benchmarks;
 
-import dev.quiver.flink.file.CsvOptions;
-import dev.quiver.flink.file.FileBatchReader;
-import dev.quiver.flink.file.FileFormat;
-import dev.quiver.flink.file.FileSplit;
-import dev.quiver.flink.file.FileTable;
-import dev.quiver.flink.file.ScanSpec;
+import dev.quiver.formats.CsvOptions;
+import dev.quiver.formats.FileBatchReader;
+import dev.quiver.formats.FileFormat;
+import dev.quiver.formats.FileSplit;
+import dev.quiver.formats.FileTable;
+import dev.quiver.formats.ScanSpec;
 import dev.quiver.operators.memory.Allocators;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quiver.flink.batch.BatchCompression;
 import dev.quiver.flink.batch.BatchRecord;
-import dev.quiver.flink.file.BatchFileWriter;
-import dev.quiver.flink.file.FileFormat;
+import dev.quiver.formats.BatchFileWriter;
+import dev.quiver.formats.FileFormat;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;

@@ -1,10 +1,10 @@
 package dev.quiver.benchmarks.tpch;
 
 import dev.quiver.examples.tpch.TpchSchemas;
-import dev.quiver.flink.file.BatchFileWriter;
-import dev.quiver.flink.file.FileFormat;
 import dev.quiver.flink.session.QuiverSession;
 import dev.quiver.flink.session.SqlResult;
+import dev.quiver.formats.BatchFileWriter;
+import dev.quiver.formats.FileFormat;
 import dev.quiver.operators.memory.Allocators;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.quiver.benchmarks.tpch;
 
 import dev.quiver.examples.tpch.TpchGenerator;
-import dev.quiver.flink.file.FileFormat;
+import dev.quiver.formats.FileFormat;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;

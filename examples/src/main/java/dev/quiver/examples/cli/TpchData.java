@@ -1,7 +1,7 @@
 package dev.quiver.examples.cli;
 
 import dev.quiver.examples.tpch.TpchGenerator;
-import dev.quiver.flink.file.FileFormat;
+import dev.quiver.formats.FileFormat;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;

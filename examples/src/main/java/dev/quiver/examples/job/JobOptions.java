@@ -1,7 +1,7 @@
 package dev.quiver.examples.job;
 
 import dev.quiver.flink.batch.BatchCompression;
-import dev.quiver.flink.file.FileFormat;
+import dev.quiver.formats.FileFormat;
 import dev.quiver.sql.PlannerOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;

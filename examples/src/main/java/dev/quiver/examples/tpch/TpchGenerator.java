@@ -2,8 +2,8 @@ package dev.quiver.examples.tpch;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.flink.file.FileFormat;
-import dev.quiver.flink.file.FileWriters;
+import dev.quiver.formats.FileFormat;
+import dev.quiver.formats.FileWriters;
 import dev.quiver.operators.memory.Allocators;
 import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;

@@ -3,8 +3,8 @@ package dev.quiver.examples.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.examples.cli.format.TestBatches;
-import dev.quiver.flink.file.FileFormat;
-import dev.quiver.flink.file.FileWriters;
+import dev.quiver.formats.FileFormat;
+import dev.quiver.formats.FileWriters;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;

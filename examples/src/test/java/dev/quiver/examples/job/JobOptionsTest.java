@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.flink.batch.BatchCompression;
-import dev.quiver.flink.file.FileFormat;
+import dev.quiver.formats.FileFormat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -2,10 +2,10 @@ package dev.quiver.examples.tpch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.flink.file.CsvOptions;
-import dev.quiver.flink.file.FileBatchReader;
-import dev.quiver.flink.file.FileFormat;
-import dev.quiver.flink.file.FileTable;
+import dev.quiver.formats.CsvOptions;
+import dev.quiver.formats.FileBatchReader;
+import dev.quiver.formats.FileFormat;
+import dev.quiver.formats.FileTable;
 import dev.quiver.testing.ArrowLeakCheck;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;

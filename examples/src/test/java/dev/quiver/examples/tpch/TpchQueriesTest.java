@@ -2,10 +2,10 @@ package dev.quiver.examples.tpch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.flink.file.FileFormat;
 import dev.quiver.flink.session.QuiverSession;
 import dev.quiver.flink.session.SessionBuilder;
 import dev.quiver.flink.session.SqlResult;
+import dev.quiver.formats.FileFormat;
 import dev.quiver.testing.ArrowLeakCheck;
 import io.trino.tpch.TpchTable;
 import java.nio.file.Path;

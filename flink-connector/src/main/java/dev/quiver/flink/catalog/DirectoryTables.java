@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
-import dev.quiver.flink.file.CsvOptions;
-import dev.quiver.flink.file.FileFormat;
+import dev.quiver.formats.CsvOptions;
+import dev.quiver.formats.FileFormat;
 import dev.quiver.sql.CatalogTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;

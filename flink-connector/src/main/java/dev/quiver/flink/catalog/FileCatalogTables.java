@@ -4,9 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
-import dev.quiver.flink.file.FileSplit;
-import dev.quiver.flink.file.FileTable;
-import dev.quiver.flink.file.ScanPredicate;
+import dev.quiver.formats.DistinctCounts;
+import dev.quiver.formats.FileSplit;
+import dev.quiver.formats.FileTable;
+import dev.quiver.formats.ScanPredicate;
+import dev.quiver.formats.ScanPredicates;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.node.SplitUnit;

@@ -2,8 +2,8 @@ package dev.quiver.flink.catalog;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.flink.file.CsvOptions;
-import dev.quiver.flink.file.FileFormat;
+import dev.quiver.formats.CsvOptions;
+import dev.quiver.formats.FileFormat;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -2,9 +2,9 @@ package dev.quiver.flink.catalog;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.flink.file.CsvOptions;
-import dev.quiver.flink.file.FileFormat;
-import dev.quiver.flink.file.FileTable;
+import dev.quiver.formats.CsvOptions;
+import dev.quiver.formats.FileFormat;
+import dev.quiver.formats.FileTable;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.Schema;

@@ -3,6 +3,8 @@ package dev.quiver.flink.file;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.formats.FileBatchReader;
+import dev.quiver.formats.ScanSpec;
 import dev.quiver.operators.memory.TaskAllocators;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

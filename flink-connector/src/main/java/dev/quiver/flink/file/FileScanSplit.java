@@ -2,6 +2,7 @@ package dev.quiver.flink.file;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.formats.FileSplit;
 import java.io.Serializable;
 import org.apache.flink.api.connector.source.SourceSplit;
 

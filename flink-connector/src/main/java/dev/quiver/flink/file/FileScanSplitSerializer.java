@@ -2,6 +2,8 @@ package dev.quiver.flink.file;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.quiver.formats.FileFormat;
+import dev.quiver.formats.FileSplit;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,8 @@ import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.batch.BatchTypeInfo;
+import dev.quiver.formats.BatchFileWriter;
+import dev.quiver.formats.FileFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

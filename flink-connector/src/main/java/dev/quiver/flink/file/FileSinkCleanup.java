@@ -2,6 +2,7 @@ package dev.quiver.flink.file;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.formats.FileWriters;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.JobExecutionResult;

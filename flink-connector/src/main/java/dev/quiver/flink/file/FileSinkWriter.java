@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.formats.BatchFileWriter;
+import dev.quiver.formats.FileFormat;
 import dev.quiver.operators.memory.TaskAllocators;
 import java.io.IOException;
 import java.nio.file.Files;

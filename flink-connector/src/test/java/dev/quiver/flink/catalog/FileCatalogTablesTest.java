@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
-import dev.quiver.flink.file.BatchFileWriter;
-import dev.quiver.flink.file.CsvOptions;
-import dev.quiver.flink.file.FileFormat;
+import dev.quiver.formats.BatchFileWriter;
+import dev.quiver.formats.CsvOptions;
+import dev.quiver.formats.FileFormat;
+import dev.quiver.formats.OrdersFiles;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.node.SplitUnit;

@@ -3,8 +3,9 @@ package dev.quiver.flink.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.flink.file.CsvOptions;
-import dev.quiver.flink.file.FileFormat;
+import dev.quiver.formats.CsvOptions;
+import dev.quiver.formats.FileFormat;
+import dev.quiver.formats.OrdersFiles;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -4,6 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.formats.CsvOptions;
+import dev.quiver.formats.FileFormat;
+import dev.quiver.formats.FileSplit;
+import dev.quiver.formats.FileTable;
+import dev.quiver.formats.ScanSpec;
+import dev.quiver.formats.ScanTables;
+import dev.quiver.formats.TestFiles;
 import dev.quiver.testing.ArrowLeakCheck;
 import dev.quiver.testing.BatchRows;
 import java.nio.file.Path;

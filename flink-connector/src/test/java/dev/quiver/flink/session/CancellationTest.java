@@ -2,8 +2,8 @@ package dev.quiver.flink.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.flink.catalog.OrdersFiles;
 import dev.quiver.flink.testing.SlowOperator;
+import dev.quiver.formats.OrdersFiles;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;
 import java.io.UncheckedIOException;

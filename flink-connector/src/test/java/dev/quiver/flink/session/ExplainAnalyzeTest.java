@@ -2,8 +2,8 @@ package dev.quiver.flink.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.flink.catalog.OrdersFiles;
 import dev.quiver.flink.stage.TaskStats;
+import dev.quiver.formats.OrdersFiles;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.stage.Stage;
 import dev.quiver.testing.ArrowLeakCheck;

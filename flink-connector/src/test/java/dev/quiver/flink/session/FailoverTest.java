@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
-import dev.quiver.flink.catalog.OrdersFiles;
 import dev.quiver.flink.compiler.StageOutputHook;
 import dev.quiver.flink.testing.FailOnceOperator;
 import dev.quiver.flink.testing.RecordingReporter;
+import dev.quiver.formats.OrdersFiles;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;
 import java.net.URI;

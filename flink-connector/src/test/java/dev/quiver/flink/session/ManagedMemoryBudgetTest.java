@@ -2,9 +2,9 @@ package dev.quiver.flink.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.flink.catalog.OrdersFiles;
 import dev.quiver.flink.stage.TaskStats;
 import dev.quiver.flink.testing.RecordingReporter;
+import dev.quiver.formats.OrdersFiles;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.error.QuiverException;
-import dev.quiver.flink.file.ParquetFooter;
+import dev.quiver.formats.ParquetFooter;
 import dev.quiver.plan.node.DefaultPlanVisitor;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.Scan;

@@ -4,9 +4,9 @@ import static dev.quiver.flink.session.DuckDbReference.normalize;
 import static dev.quiver.flink.session.DuckDbReference.sorted;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.flink.catalog.OrdersFiles;
-import dev.quiver.flink.file.CsvOptions;
-import dev.quiver.flink.file.FileFormat;
+import dev.quiver.formats.CsvOptions;
+import dev.quiver.formats.FileFormat;
+import dev.quiver.formats.OrdersFiles;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.DefaultPlanVisitor;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
-import dev.quiver.flink.catalog.OrdersFiles;
+import dev.quiver.formats.OrdersFiles;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;

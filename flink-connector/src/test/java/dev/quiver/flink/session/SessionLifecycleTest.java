@@ -3,7 +3,7 @@ package dev.quiver.flink.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.flink.catalog.OrdersFiles;
+import dev.quiver.formats.OrdersFiles;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.net.URI;

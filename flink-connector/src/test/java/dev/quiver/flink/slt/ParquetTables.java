@@ -2,8 +2,8 @@ package dev.quiver.flink.slt;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.flink.file.BatchFileWriter;
-import dev.quiver.flink.file.FileFormat;
+import dev.quiver.formats.BatchFileWriter;
+import dev.quiver.formats.FileFormat;
 import dev.quiver.operators.memory.Allocators;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;

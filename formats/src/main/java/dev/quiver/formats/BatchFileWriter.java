@@ -1,0 +1,217 @@
+package dev.quiver.formats;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.TransferPair;
+
+/**
+ * Writes batches pushed one at a time to one file, atomically (see {@link FileWriters}): the file
+ * appears under its name only after {@link #commit()}; {@link #close()} without a commit, or any
+ * failure, leaves nothing behind.
+ *
+ * <p>Arrow's dataset writer pulls its input, so it runs on a thread of this writer and takes the
+ * batches from a small queue; {@link #write} blocks while the queue is full, which bounds the
+ * memory in flight to a few batches. Not thread-safe: one producer calls {@code write}, {@code
+ * commit} and {@code close}.
+ */
+public final class BatchFileWriter implements AutoCloseable {
+  private static final VectorSchemaRoot END = new VectorSchemaRoot(List.of(), List.of(), 0);
+  private static final int QUEUE_BATCHES = 2;
+
+  private final Path target;
+  private final Schema schema;
+  private final BufferAllocator allocator;
+  private final BlockingQueue<VectorSchemaRoot> queue = new ArrayBlockingQueue<>(QUEUE_BATCHES);
+  private final Thread thread;
+  private volatile RuntimeException failure;
+  private volatile boolean aborted;
+  private boolean finished;
+  private long rows;
+
+  private BatchFileWriter(
+      Path target, FileFormat format, Schema schema, BufferAllocator allocator) {
+    this.target = target;
+    this.schema = schema;
+    this.allocator = allocator;
+    QueueReader reader = new QueueReader(allocator);
+    this.thread =
+        new Thread(
+            () -> {
+              try {
+                rows = FileWriters.write(reader, format, target, allocator);
+              } catch (RuntimeException e) {
+                failure = e;
+              }
+            },
+            "quiver-file-writer:" + target.getFileName());
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Starts writing a file of {@code format} with batches of {@code schema} to {@code target}. */
+  public static BatchFileWriter open(
+      Path target, FileFormat format, Schema schema, BufferAllocator allocator) {
+    return new BatchFileWriter(
+        requireNonNull(target, "target is null"),
+        requireNonNull(format, "format is null"),
+        requireNonNull(schema, "schema is null"),
+        requireNonNull(allocator, "allocator is null"));
+  }
+
+  /**
+   * Queues {@code batch} for writing. Its buffers move to the writer: {@code batch} is left empty
+   * and the caller still closes it.
+   */
+  public void write(VectorSchemaRoot batch) {
+    requireNonNull(batch, "batch is null");
+    checkOpen();
+    if (!batch.getSchema().equals(schema)) {
+      throw new IllegalArgumentException(
+          "batch schema " + batch.getSchema() + " is not the file's schema " + schema);
+    }
+    if (batch.getRowCount() == 0) {
+      return;
+    }
+    List<FieldVector> vectors = new ArrayList<>();
+    for (FieldVector vector : batch.getFieldVectors()) {
+      TransferPair pair = vector.getTransferPair(allocator);
+      pair.transfer();
+      vectors.add((FieldVector) pair.getTo());
+    }
+    VectorSchemaRoot owned = new VectorSchemaRoot(schema.getFields(), vectors, batch.getRowCount());
+    batch.setRowCount(0);
+    put(owned);
+  }
+
+  /**
+   * Finishes the file and renames it to its target.
+   *
+   * @return the number of rows written
+   */
+  public long commit() {
+    checkOpen();
+    finished = true;
+    put(END);
+    join();
+    if (failure != null) {
+      throw failure;
+    }
+    return rows;
+  }
+
+  /** Abandons the file unless it was committed; waits until its temporary data is deleted. */
+  @Override
+  public void close() {
+    if (!finished) {
+      finished = true;
+      aborted = true;
+      drain();
+      queue.offer(END);
+      join();
+    }
+    drain();
+  }
+
+  private void checkOpen() {
+    if (finished) {
+      throw new IllegalStateException("writer of " + target + " is already committed or closed");
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  // Waits for room, but gives up as soon as the writing thread has died (it no longer takes).
+  private void put(VectorSchemaRoot batch) {
+    try {
+      while (!queue.offer(batch, 50, TimeUnit.MILLISECONDS)) {
+        if (!thread.isAlive()) {
+          batch.close();
+          throw failure != null ? failure : new IllegalStateException("file writer thread ended");
+        }
+      }
+    } catch (InterruptedException e) {
+      batch.close();
+      Thread.currentThread().interrupt();
+      throw new QuiverException(ErrorCode.FILE_WRITE_FAILED, "Interrupted writing " + target, e);
+    }
+  }
+
+  private void join() {
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new QuiverException(ErrorCode.FILE_WRITE_FAILED, "Interrupted writing " + target, e);
+    }
+  }
+
+  private void drain() {
+    VectorSchemaRoot batch;
+    while ((batch = queue.poll()) != null) {
+      if (batch != END) {
+        batch.close();
+      }
+    }
+  }
+
+  /** The dataset writer's input: batches from the queue, moved into this reader's root. */
+  private final class QueueReader extends ArrowReader {
+    QueueReader(BufferAllocator readerAllocator) {
+      super(readerAllocator);
+    }
+
+    @Override
+    public boolean loadNextBatch() throws IOException {
+      VectorSchemaRoot batch;
+      try {
+        batch = queue.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted", e);
+      }
+      if (batch == END) {
+        if (aborted) {
+          throw new IOException("writing " + target + " was abandoned");
+        }
+        return false;
+      }
+      try (batch) {
+        VectorSchemaRoot root = getVectorSchemaRoot();
+        // Fresh buffers per batch: Arrow still holds the previous batch's.
+        for (int i = 0; i < root.getFieldVectors().size(); i++) {
+          batch.getVector(i).makeTransferPair(root.getVector(i)).transfer();
+        }
+        root.setRowCount(batch.getRowCount());
+      }
+      return true;
+    }
+
+    @Override
+    public long bytesRead() {
+      return 0;
+    }
+
+    @Override
+    protected void closeReadSource() {}
+
+    @Override
+    protected Schema readSchema() {
+      return schema;
+    }
+  }
+}

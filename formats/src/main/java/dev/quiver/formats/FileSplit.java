@@ -1,0 +1,30 @@
+package dev.quiver.formats;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.Serializable;
+
+/**
+ * The unit of scan work: one whole file.
+ *
+ * <p>Parquet row groups are not separate splits: Arrow's Java dataset API cannot read a chosen
+ * subset of a file's row groups, so a file is always read by one task. Row groups still matter:
+ * their statistics skip whole files at planning time and single row groups while reading (see
+ * {@link ScanPredicate}), and {@link #bytes} counts only the row groups that may match.
+ *
+ * @param path the absolute file path
+ * @param format the file's format
+ * @param bytes the weight used to balance tasks: the file size, or for Parquet with a predicate the
+ *     compressed size of the row groups that may match
+ * @param rows the file's row count, or -1 if unknown without reading (CSV)
+ */
+public record FileSplit(String path, FileFormat format, long bytes, long rows)
+    implements Serializable {
+  public FileSplit {
+    requireNonNull(path, "path is null");
+    requireNonNull(format, "format is null");
+    if (bytes < 0) {
+      throw new IllegalArgumentException("bytes is negative: " + bytes);
+    }
+  }
+}

@@ -1,0 +1,246 @@
+package dev.quiver.formats;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a Parquet file's footer: row count, row groups, and each row group's per-column min/max
+ * statistics. Only the footer is read (the last 8 bytes, then the Thrift {@code FileMetaData} they
+ * point at), never the data.
+ *
+ * <p>Arrow's dataset library reads Parquet but does not expose row groups to Java, so Quiver parses
+ * this much itself. Fields it does not need are skipped; statistics it cannot interpret safely are
+ * left out (see {@link ParquetStats}).
+ */
+public final class ParquetFooter {
+  private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+
+  /**
+   * One row group: its row count, uncompressed and compressed sizes, the file offset of its first
+   * page (-1 if unknown), and the statistics of the columns that have them (by dotted column path).
+   */
+  public record RowGroup(
+      long rows, long bytes, long compressedBytes, long offset, Map<String, ColumnStats> columns) {
+    public RowGroup {
+      columns = Map.copyOf(columns);
+    }
+  }
+
+  /** A file's footer. */
+  public record Metadata(long rows, List<RowGroup> rowGroups) {
+    public Metadata {
+      rowGroups = List.copyOf(rowGroups);
+    }
+  }
+
+  /** The file a footer was read from, as it was then: a rewritten file has another size or time. */
+  private record Version(Path file, long size, FileTime modified) {}
+
+  private static final int CACHED_FOOTERS = 4096;
+
+  /**
+   * Footers already read, by file version: registration (row counts, distinct-value bounds), the
+   * planner's split pruning and the job's split assignment each need a table's footers, so without
+   * it every query read them two or three times. Least recently used first out.
+   */
+  private static final Map<Version, Metadata> CACHE =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Version, Metadata> eldest) {
+              return size() > CACHED_FOOTERS;
+            }
+          });
+
+  private ParquetFooter() {}
+
+  /**
+   * Reads the footer of the Parquet file at {@code file}.
+   *
+   * @throws QuiverException {@link ErrorCode#FILE_NOT_FOUND} if the file is missing, {@link
+   *     ErrorCode#INVALID_FILE} if it is not a readable Parquet file
+   */
+  public static Metadata read(Path file) {
+    requireNonNull(file, "file is null");
+    Version version;
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+      version =
+          new Version(file.toAbsolutePath(), attributes.size(), attributes.lastModifiedTime());
+    } catch (NoSuchFileException e) {
+      throw new QuiverException(ErrorCode.FILE_NOT_FOUND, "File " + file + " does not exist", e);
+    } catch (IOException e) {
+      throw invalid(file, e.toString());
+    }
+    Metadata cached = CACHE.get(version);
+    if (cached != null) {
+      return cached;
+    }
+    Metadata metadata = readUncached(file);
+    CACHE.put(version, metadata);
+    return metadata;
+  }
+
+  private static Metadata readUncached(Path file) {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = channel.size();
+      if (size < 12) {
+        throw invalid(file, "the file is " + size + " bytes, too small for a Parquet file");
+      }
+      ByteBuffer tail = readFully(channel, size - 8, 8).order(ByteOrder.LITTLE_ENDIAN);
+      int footerLength = tail.getInt(0);
+      if (!magicAt(tail, 4) || !magicAt(readFully(channel, 0, 4), 0)) {
+        throw invalid(file, "the Parquet magic bytes are missing (truncated, or not Parquet)");
+      }
+      if (footerLength <= 0 || footerLength > size - 12) {
+        throw invalid(file, "the footer length " + footerLength + " does not fit the file");
+      }
+      ByteBuffer footer = readFully(channel, size - 8 - footerLength, footerLength);
+      return parse(footer);
+    } catch (NoSuchFileException e) {
+      throw new QuiverException(ErrorCode.FILE_NOT_FOUND, "File " + file + " does not exist", e);
+    } catch (IOException e) {
+      throw invalid(file, e.toString());
+    } catch (RuntimeException e) {
+      if (e instanceof QuiverException) {
+        throw e;
+      }
+      throw invalid(file, "its footer cannot be decoded (" + e + ")");
+    }
+  }
+
+  private static Metadata parse(ByteBuffer footer) {
+    ThriftCompactReader thrift = new ThriftCompactReader(footer);
+    List<ParquetStats.Column> leaves = new ArrayList<>();
+    List<RowGroup> rowGroups = new ArrayList<>();
+    long[] rows = {-1};
+    thrift.readStruct(
+        (id, type) -> {
+          if (id == 2 && type == ThriftCompactReader.LIST) {
+            readSchema(thrift, leaves);
+          } else if (id == 3 && type == ThriftCompactReader.I64) {
+            rows[0] = thrift.readI64();
+          } else if (id == 4 && type == ThriftCompactReader.LIST) {
+            int count = thrift.readListHeader();
+            for (int i = 0; i < count; i++) {
+              rowGroups.add(readRowGroup(thrift, leaves));
+            }
+          } else {
+            thrift.skip(type);
+          }
+        });
+    if (rows[0] < 0) {
+      throw new IllegalStateException("the footer has no row count");
+    }
+    return new Metadata(rows[0], rowGroups);
+  }
+
+  // The schema is a depth-first list of elements; leaves are the elements without children, in
+  // the order of the column chunks of every row group.
+  private static void readSchema(ThriftCompactReader thrift, List<ParquetStats.Column> leaves) {
+    int count = thrift.readListHeader();
+    List<String> path = new ArrayList<>();
+    List<Integer> remaining = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      ParquetStats.SchemaElement element = ParquetStats.readSchemaElement(thrift);
+      if (i == 0) {
+        remaining.add(element.children()); // the root names the whole schema, not a column
+        continue;
+      }
+      while (!remaining.isEmpty() && remaining.get(remaining.size() - 1) == 0) {
+        remaining.remove(remaining.size() - 1);
+        path.remove(path.size() - 1);
+      }
+      int last = remaining.size() - 1;
+      remaining.set(last, remaining.get(last) - 1);
+      if (element.children() > 0) {
+        path.add(element.name());
+        remaining.add(element.children());
+      } else {
+        String name =
+            path.isEmpty() ? element.name() : String.join(".", path) + "." + element.name();
+        leaves.add(new ParquetStats.Column(name, element));
+      }
+    }
+  }
+
+  private static RowGroup readRowGroup(
+      ThriftCompactReader thrift, List<ParquetStats.Column> leaves) {
+    long[] sizes = {0, 0, -1}; // rows, uncompressed bytes, compressed bytes
+    Map<String, ColumnStats> columns = new HashMap<>();
+    long[] chunkCompressed = {0};
+    long[] offset = {Long.MAX_VALUE};
+    thrift.readStruct(
+        (id, type) -> {
+          if (id == 1 && type == ThriftCompactReader.LIST) {
+            int count = thrift.readListHeader();
+            for (int i = 0; i < count; i++) {
+              ParquetStats.Column leaf = i < leaves.size() ? leaves.get(i) : null;
+              ParquetStats.Chunk chunk = ParquetStats.readColumnChunk(thrift, leaf);
+              chunkCompressed[0] += chunk.compressedBytes();
+              if (chunk.offset() >= 0) {
+                offset[0] = Math.min(offset[0], chunk.offset());
+              }
+              if (leaf != null && chunk.stats() != null) {
+                columns.put(leaf.name(), chunk.stats());
+              }
+            }
+          } else if (id == 2 && type == ThriftCompactReader.I64) {
+            sizes[1] = thrift.readI64();
+          } else if (id == 3 && type == ThriftCompactReader.I64) {
+            sizes[0] = thrift.readI64();
+          } else if (id == 6 && type == ThriftCompactReader.I64) {
+            sizes[2] = thrift.readI64();
+          } else {
+            thrift.skip(type);
+          }
+        });
+    long compressed = sizes[2] >= 0 ? sizes[2] : chunkCompressed[0];
+    return new RowGroup(
+        sizes[0], sizes[1], compressed, offset[0] == Long.MAX_VALUE ? -1 : offset[0], columns);
+  }
+
+  private static ByteBuffer readFully(FileChannel channel, long position, int length)
+      throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(length);
+    while (buffer.hasRemaining()) {
+      if (channel.read(buffer, position + buffer.position()) < 0) {
+        throw new IOException("unexpected end of file at " + (position + buffer.position()));
+      }
+    }
+    return buffer.flip();
+  }
+
+  private static boolean magicAt(ByteBuffer buffer, int offset) {
+    for (int i = 0; i < MAGIC.length; i++) {
+      if (buffer.get(offset + i) != MAGIC[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static QuiverException invalid(Path file, String reason) {
+    return new QuiverException(
+        ErrorCode.INVALID_FILE, "Cannot read Parquet file " + file + ": " + reason);
+  }
+}
