@@ -98,6 +98,7 @@ public class HashJoinBenchmark {
         function, index, joined.getFields().get(index).getType(), function + "_" + column);
   }
 
+  @SuppressWarnings("try") // the data is named only to be closed after the query
   @TearDown(Level.Trial)
   public void tearDown() throws SQLException {
     try (QueryData d = data) {

@@ -154,6 +154,7 @@ public class Q1Benchmark {
     return AggregateCall.of(function, column, projected.getFields().get(column).getType(), name);
   }
 
+  @SuppressWarnings("try") // the data is named only to be closed after the query
   @TearDown(Level.Trial)
   public void tearDown() throws SQLException {
     try (QueryData d = data) {

@@ -117,6 +117,7 @@ public class Q6Benchmark {
     }
   }
 
+  @SuppressWarnings("try") // the data is named only to be closed after the query
   @TearDown(Level.Trial)
   public void tearDown() throws SQLException {
     try (QueryData d = data) {

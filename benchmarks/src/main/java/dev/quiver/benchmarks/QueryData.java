@@ -29,6 +29,7 @@ final class QueryData implements AutoCloseable {
     this.duckdb = duckdb;
   }
 
+  @SuppressWarnings("try") // resources named only to be closed, in order, also on failure
   static QueryData load(String name, int rows, List<String> columns, boolean withOrders) {
     BufferAllocator dataAllocator = Allocators.newChild("benchmark:" + name + ":data");
     BufferAllocator allocator = null;
@@ -68,6 +69,7 @@ final class QueryData implements AutoCloseable {
     }
   }
 
+  @SuppressWarnings("try") // resources named only to be closed, in order, also on failure
   @Override
   public void close() {
     try (BufferAllocator a = dataAllocator;

@@ -164,6 +164,7 @@ public class ScanBenchmark {
     }
   }
 
+  @SuppressWarnings("try") // resources named only to be closed, in order, also on failure
   @TearDown(Level.Trial)
   public void tearDown() throws SQLException {
     try (BufferAllocator a = allocator;

@@ -81,6 +81,7 @@ public class SortBenchmark {
     verify();
   }
 
+  @SuppressWarnings("try") // the data is named only to be closed after the query
   @TearDown(Level.Trial)
   public void tearDown() throws SQLException {
     try (QueryData d = data) {

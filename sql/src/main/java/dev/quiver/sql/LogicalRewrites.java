@@ -22,9 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The logical rewrite program, all heuristic ({@link HepPlanner}): NOTES.md records Volcano's
- * standard program at 36 s on TPC-H Q7, while this sequence plans each query in well under a
- * second.
+ * The logical rewrite program, all heuristic ({@link HepPlanner}): Calcite's standard Volcano
+ * program (join commute and associate) took 36 s to plan TPC-H Q7 on a 2-core machine, while this
+ * sequence plans each of the 22 queries in well under a second.
  *
  * <ol>
  *   <li>Simple correlated [NOT] EXISTS become semi and anti joins directly ({@link ExistsToJoin}).

@@ -34,7 +34,7 @@ final class QuiverTable extends AbstractTable implements BuiltInMetadata.Distinc
 
   @Override
   public RelDataType getRowType(RelDataTypeFactory factory) {
-    RelDataTypeFactory.FieldInfoBuilder builder = factory.builder();
+    RelDataTypeFactory.Builder builder = factory.builder();
     for (Column column : table.schema().columns()) {
       builder.add(column.name(), TypeMapping.toCalcite(factory, column.type(), column.nullable()));
     }

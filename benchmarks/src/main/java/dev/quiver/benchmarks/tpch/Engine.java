@@ -11,6 +11,8 @@ import java.util.Locale;
  * worker thread of {@link QueryRunner}; {@link #cancel} comes from another thread when the query
  * has run too long.
  */
+// close() stops an engine's cluster or connection, which may wait and be interrupted.
+@SuppressWarnings("try")
 interface Engine extends AutoCloseable {
 
   /** The engines, in the order their columns appear in the report. */

@@ -21,6 +21,8 @@ import org.apache.flink.util.CloseableIterator;
  * ({@link FlinkSqlTables}), each query's rows collected with {@code executeSql(q).collect()}.
  * Flink's planner and runtime options stay at their defaults unless {@code --flink-sql} sets them.
  */
+// close() stops the MiniCluster, which waits and may throw InterruptedException.
+@SuppressWarnings("try")
 final class FlinkSqlEngine implements Engine {
   private final LocalCluster cluster;
   private final StreamTableEnvironment tables;
@@ -63,6 +65,7 @@ final class FlinkSqlEngine implements Engine {
     return FlinkSqlQueries.text(query);
   }
 
+  @SuppressWarnings("try") // Flink's CloseableIterator.close() declares Exception
   @Override
   public List<List<Object>> execute(String sql) throws Exception {
     TableResult result = tables.executeSql(sql);

@@ -60,6 +60,7 @@ final class ExplainCommand implements Callable<Integer> {
   QueryInput query;
 
   @Override
+  @SuppressWarnings("try") // the guard is held for the query: it cancels the job on Ctrl-C
   public Integer call() {
     if (analyze && format == Format.DOT) {
       throw new ParameterException(spec.commandLine(), "--analyze prints text; drop --format dot");

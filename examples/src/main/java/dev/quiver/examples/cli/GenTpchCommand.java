@@ -65,6 +65,7 @@ final class GenTpchCommand implements Callable<Integer> {
   long rowsPerFile;
 
   @Override
+  @SuppressWarnings("try") // the progress line shows while its block runs
   public Integer call() {
     if (!(scale > 0)) {
       throw new ParameterException(spec.commandLine(), "--sf must be positive, not " + scale);

@@ -49,6 +49,7 @@ final class SqlCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
   QueryInput query;
 
+  @SuppressWarnings("try") // the guard is held for the query: it cancels the job on Ctrl-C
   @Override
   public Integer call() throws Exception {
     String sql = query.read(spec.commandLine(), System.in);

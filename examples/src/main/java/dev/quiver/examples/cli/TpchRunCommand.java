@@ -88,6 +88,8 @@ final class TpchRunCommand implements Callable<Integer> {
   @Mixin SessionOptions session;
 
   @Override
+  // the progress line shows while its block runs; the guard cancels the job on Ctrl-C
+  @SuppressWarnings("try")
   public Integer call() throws IOException {
     if (!(scale > 0)) {
       throw new ParameterException(spec.commandLine(), "--sf must be positive, not " + scale);

@@ -40,6 +40,7 @@ public final class ShuffleAggregateDemo {
   }
 
   /** Runs the job on an in-process MiniCluster and prints the totals and timings. */
+  @SuppressWarnings("try") // Flink's CloseableIterator.close() declares Exception
   public void run(PrintStream out) throws Exception {
     long rowsIn = batches * LineitemGenerator.ROWS_PER_BATCH;
     out.printf(

@@ -17,6 +17,8 @@ import org.apache.flink.util.CloseableIterator;
  * cancelled, and the call waits until the job has ended, so that every task has released its Arrow
  * memory by the time it returns (see {@link ResultRecords}). Closing is idempotent.
  */
+// close() waits for the job to end, so it may throw InterruptedException: the caller sees it.
+@SuppressWarnings("try")
 public final class QueryResult implements CloseableIterator<VectorSchemaRoot> {
   private final StageGraph graph;
   private final ResultRecords records;

@@ -27,6 +27,8 @@ import org.apache.flink.util.CloseableIterator;
  * closed its operators and released its Arrow memory by the time it returns. Closing is idempotent.
  * Not thread-safe.
  */
+// close() waits for the job to end, so it may throw InterruptedException: the caller sees it.
+@SuppressWarnings("try")
 public final class ResultRecords implements CloseableIterator<BatchRecord> {
   /** How long {@link #close()} waits for a cancelled job to end. */
   static final Duration TERMINATION_TIMEOUT = Duration.ofSeconds(60);

@@ -35,6 +35,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * TPC-H benchmark runs Flink SQL on one): {@link #environment()} gives a BATCH environment whose
  * jobs go to this cluster.
  */
+// close() stops the MiniCluster, which waits and may throw InterruptedException.
+@SuppressWarnings("try")
 public final class LocalCluster implements SessionCluster {
   /** Flink's own default for a local TaskManager; the least {@link #defaultManagedMemory()}. */
   private static final MemorySize MIN_MANAGED_MEMORY = MemorySize.ofMebiBytes(128);

@@ -7,6 +7,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * Flink cluster somewhere else ({@link RemoteCluster}). Each query gets a fresh environment (an
  * environment collects one job's operators), and every environment submits to the same cluster.
  */
+// close() may stop a MiniCluster, which waits and may throw InterruptedException.
+@SuppressWarnings("try")
 interface SessionCluster extends AutoCloseable {
   /** A new BATCH environment for one query's job. */
   StreamExecutionEnvironment environment();

@@ -40,11 +40,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<BatchRecord>
     implements MultipleInputStreamOperator<BatchRecord>, InputSelectable, BoundedMultiInput {
+  private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(MultipleInputStageOperator.class);
 
   private final StageTaskFactory factory;
   private final OutputSplit split;
+
+  @SuppressWarnings("rawtypes") // MultipleInputStreamOperator.getInputs() returns a raw List<Input>
   private final List<Input> inputs = new ArrayList<>();
+
   private final StreamRecord<BatchRecord> reuse = new StreamRecord<>(null);
   private final List<Path> spillDirectories;
   private final Environment environment;
@@ -55,6 +59,9 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
   private int reading;
   private boolean finished;
 
+  // Flink's AbstractInput implements the generic AsyncKeyOrderedProcessing.getRecordProcessor with
+  // its own element type: subclassing it is an unchecked conversion javac reports at each subclass.
+  @SuppressWarnings("unchecked")
   MultipleInputStageOperator(
       StreamOperatorParameters<BatchRecord> parameters,
       int inputCount,

@@ -2,7 +2,6 @@ package dev.quiver.flink.table;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -64,7 +63,7 @@ final class ColumnReaders {
             ? (v, i) -> ((Float4Vector) v).get(i)
             : (v, i) -> ((Float8Vector) v).get(i);
       case Decimal:
-        return (v, i) -> (BigDecimal) ((DecimalVector) v).getObject(i);
+        return (v, i) -> ((DecimalVector) v).getObject(i);
       case Utf8:
         return (v, i) -> new String(((VarCharVector) v).get(i), UTF_8);
       case Date:

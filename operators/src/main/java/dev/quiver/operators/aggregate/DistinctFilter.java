@@ -81,7 +81,7 @@ final class DistinctFilter implements AutoCloseable {
       for (int i = 0; i < rowCount; i++) {
         data.setInt((long) i << 2, groupIds[i]);
       }
-      groupColumn.getValidityBuffer().setOne(0, (rowCount + 7) / 8);
+      groupColumn.getValidityBuffer().setOne(0L, (rowCount + 7) / 8L);
       groupColumn.setValueCount(rowCount);
       List<FieldVector> keys = List.of(groupColumn, argument);
       VectorHasher.hash(keys, rowCount, hashes);

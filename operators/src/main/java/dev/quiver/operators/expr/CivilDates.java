@@ -59,7 +59,7 @@ final class CivilDates {
     long date = civil(epochDay);
     long total = year(date) * 12 + month(date) - 1 + months;
     long year = Math.floorDiv(total, 12);
-    int month = (int) Math.floorMod(total, 12) + 1;
+    int month = Math.floorMod(total, 12) + 1;
     return daysFromCivil(year, month, Math.min(day(date), daysInMonth(year, month)));
   }
 }

@@ -167,11 +167,10 @@ final class EvalBuilder implements ExprVisitor<Eval> {
       return constant;
     }
     Literal value =
-        (Literal)
-            ConstantFolder.evaluate(
-                new Cast(
-                    new Literal(((ConstantEval) constant).value, type),
-                    SqlType.decimal(precision, scale)));
+        ConstantFolder.evaluate(
+            new Cast(
+                new Literal(((ConstantEval) constant).value, type),
+                SqlType.decimal(precision, scale)));
     return value == null ? constant : new ConstantEval(value);
   }
 

@@ -219,6 +219,7 @@ public final class HashJoinOperator extends BuildProbeJoin {
   }
 
   @Override
+  @SuppressWarnings("try") // the resources are named only to be closed, in order, also on failure
   void release() {
     releaseHeadroom();
     try (output;

@@ -201,6 +201,7 @@ final class InMemoryJoin implements AutoCloseable {
 
   /** Releases the build rows, the table and the flags (not the shared output). Idempotent. */
   @Override
+  @SuppressWarnings("try") // the table is named only to be closed with the others, also on failure
   public void close() {
     try (build;
         matcher;

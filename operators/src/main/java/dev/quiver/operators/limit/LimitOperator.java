@@ -20,9 +20,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * wholly inside the window is passed on as it is, one that straddles an edge (or has more than
  * {@link OperatorContext#targetBatchRows()} rows) is passed on as zero-copy slices sharing its
  * buffers, and batches or parts outside the window are closed. Empty batches are closed, never
- * passed on. Once {@code fetch} rows have been passed on, {@link #isFinished()} is true: the caller
- * may stop feeding the input (and cancel whatever produces it); batches that still arrive are
- * closed. The operator keeps nothing between calls, so it reserves no memory.
+ * passed on. Once {@code fetch} rows have been passed on, {@link #isFinished()} is true: a caller
+ * may stop feeding the input; batches that still arrive are closed. (Quiver's stage tasks keep
+ * reading their inputs to the end and rely on this closing: a Flink task cannot stop the stages
+ * that produce its input.) The operator keeps nothing between calls, so it reserves no memory.
  */
 public final class LimitOperator implements Operator {
   /** A fetch without limit: every row after the offset. */

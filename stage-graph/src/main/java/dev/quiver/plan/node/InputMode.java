@@ -1,7 +1,7 @@
 package dev.quiver.plan.node;
 
 /**
- * How a task of a consumer stage reads the output of a producer stage (see DESIGN.md).
+ * How a task of a consumer stage reads the output of a producer stage.
  *
  * <pre>
  *   mode       consumer task p reads                                  Flink

@@ -30,8 +30,11 @@ import dev.quiver.plan.node.TopK;
  * The local limit keeps each task's output down to the {@code offset + fetch} rows that can matter
  * (skipped when there is no fetch, or when the input already is such a local limit). A sorted input
  * is merged rather than gathered, so the first rows stay the first rows. After the merge of local
- * top-k results the rows arrive in key order, so the global step is a plain limit that can stop its
- * input early. Limits without offset and fetch, and limits over one partition, are left alone.
+ * top-k results the rows arrive in key order, so the global step is a plain limit (no second sort).
+ * The input is not stopped early: once the limit has its rows, batches that still arrive are closed
+ * unread, and the producing stages run to their end (a Flink task cannot end its producers). The
+ * local limits are what keeps that cheap. Limits without offset and fetch, and limits over one
+ * partition, are left alone.
  */
 public final class GlobalLimitSinglePartition extends BottomUpRewrite {
   @Override
