@@ -1,7 +1,7 @@
 package dev.quiver.benchmarks.tpch;
 
-import dev.quiver.examples.tpch.TpchGenerator;
-import dev.quiver.examples.tpch.TpchQueries;
+import dev.quiver.cli.tpch.TpchGenerator;
+import dev.quiver.cli.tpch.TpchQueries;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

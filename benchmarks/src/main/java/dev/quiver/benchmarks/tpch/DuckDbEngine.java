@@ -1,6 +1,6 @@
 package dev.quiver.benchmarks.tpch;
 
-import dev.quiver.examples.tpch.ResultComparison;
+import dev.quiver.cli.tpch.ResultComparison;
 import io.trino.tpch.TpchTable;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -1,7 +1,7 @@
 package dev.quiver.benchmarks.tpch;
 
-import dev.quiver.examples.tpch.ResultComparison;
-import dev.quiver.examples.tpch.TpchQueries;
+import dev.quiver.cli.tpch.ResultComparison;
+import dev.quiver.cli.tpch.TpchQueries;
 import java.util.List;
 import java.util.Locale;
 

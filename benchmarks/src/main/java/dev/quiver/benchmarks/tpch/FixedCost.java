@@ -1,6 +1,6 @@
 package dev.quiver.benchmarks.tpch;
 
-import dev.quiver.examples.tpch.TpchSchemas;
+import dev.quiver.cli.tpch.TpchSchemas;
 import dev.quiver.flink.session.QuiverSession;
 import dev.quiver.flink.session.SqlResult;
 import dev.quiver.formats.BatchFileWriter;

@@ -1,6 +1,6 @@
 package dev.quiver.benchmarks.tpch;
 
-import dev.quiver.examples.tpch.TpchQueries;
+import dev.quiver.cli.tpch.TpchQueries;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package dev.quiver.benchmarks.tpch;
 
-import dev.quiver.examples.tpch.TpchSchemas;
+import dev.quiver.cli.tpch.TpchSchemas;
 import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchTable;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.quiver.benchmarks.tpch;
 
-import dev.quiver.examples.tpch.ResultComparison;
-import dev.quiver.examples.tpch.TpchCatalog;
+import dev.quiver.cli.tpch.ResultComparison;
+import dev.quiver.cli.tpch.TpchCatalog;
 import dev.quiver.flink.session.QuiverSession;
 import dev.quiver.flink.session.ResultValues;
 import dev.quiver.flink.session.SqlResult;

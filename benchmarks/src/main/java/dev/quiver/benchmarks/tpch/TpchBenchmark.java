@@ -1,6 +1,6 @@
 package dev.quiver.benchmarks.tpch;
 
-import dev.quiver.examples.tpch.TpchGenerator;
+import dev.quiver.cli.tpch.TpchGenerator;
 import dev.quiver.formats.FileFormat;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;

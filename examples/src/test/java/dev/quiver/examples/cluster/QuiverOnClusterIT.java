@@ -3,10 +3,10 @@ package dev.quiver.examples.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quiver.examples.cli.QuiverCommand;
-import dev.quiver.examples.tpch.ResultComparison;
-import dev.quiver.examples.tpch.TpchGenerator;
-import dev.quiver.examples.tpch.TpchQueries;
+import dev.quiver.cli.QuiverCommand;
+import dev.quiver.cli.tpch.ResultComparison;
+import dev.quiver.cli.tpch.TpchGenerator;
+import dev.quiver.cli.tpch.TpchQueries;
 import dev.quiver.flink.session.QuiverSession;
 import dev.quiver.formats.FileFormat;
 import io.trino.tpch.TpchTable;
