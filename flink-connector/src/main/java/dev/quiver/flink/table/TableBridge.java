@@ -55,9 +55,25 @@ public final class TableBridge {
     requireNonNull(table, "table is null");
     DataType physical = table.getResolvedSchema().toPhysicalRowDataType();
     RowType type = (RowType) physical.getLogicalType();
-    Schema schema = FlinkTypes.toArrow(type);
+    FlinkTypes.toArrow(type); // an unsupported column fails before Flink plans the conversion
     // Internal rows: no conversion to Java objects on the way into Arrow vectors.
-    DataStream<RowData> rows = env.toDataStream(table, physical.bridgedTo(RowData.class));
+    return toBatches(env.toDataStream(table, physical.bridgedTo(RowData.class)), type, batchRows);
+  }
+
+  /**
+   * A DataStream program's rows as Arrow batches of {@code type}'s {@linkplain
+   * FlinkTypes#toArrow(RowType) schema}, up to {@code batchRows} rows each, one batch task per row
+   * task (chained): for a stream of Flink's internal rows ({@code GenericRowData}, or what Flink's
+   * sources and formats produce), typed e.g. with {@code InternalTypeInfo.of(type)}. Field {@code
+   * i} of each row is read as the type of field {@code i} of {@code type}; insert-only rows only.
+   *
+   * @throws dev.quiver.error.QuiverException if a field's type has no Arrow counterpart
+   */
+  public static DataStream<BatchRecord> toBatches(
+      DataStream<RowData> rows, RowType type, int batchRows) {
+    requireNonNull(rows, "rows is null");
+    requireNonNull(type, "type is null");
+    Schema schema = FlinkTypes.toArrow(type);
     SingleOutputStreamOperator<BatchRecord> batches =
         rows.transform(
             "table to Arrow batches",

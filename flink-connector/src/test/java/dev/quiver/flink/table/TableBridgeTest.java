@@ -24,7 +24,13 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -132,6 +138,43 @@ class TableBridgeTest {
     tables.createTemporaryView("back", back);
     List<Row> rows = collect(tables.sqlQuery("SELECT * FROM back ORDER BY id"));
     assertThat(rows).isEqualTo(ROWS);
+  }
+
+  @Test
+  void aDataStreamOfInternalRowsBecomesBatches(BufferAllocator allocator) throws Exception {
+    StreamExecutionEnvironment env = batchEnvironment();
+    RowType type =
+        (RowType)
+            DataTypes.ROW(
+                    FIELD("id", DataTypes.BIGINT().notNull()),
+                    FIELD("name", DataTypes.STRING()),
+                    FIELD("money", DataTypes.DECIMAL(15, 2)))
+                .getLogicalType();
+    DataStream<RowData> rows =
+        env.fromSequence(1, 5)
+            .setParallelism(2)
+            .map(
+                id ->
+                    (RowData)
+                        GenericRowData.of(
+                            id,
+                            id == 3 ? null : StringData.fromString("n" + id),
+                            DecimalData.fromBigDecimal(BigDecimal.valueOf(id * 101, 2), 15, 2)))
+            .returns(InternalTypeInfo.of(type))
+            .setParallelism(2);
+
+    DataStream<BatchRecord> batches = TableBridge.toBatches(rows, type, 2);
+
+    assertThat(batches.getParallelism()).isEqualTo(2);
+    List<List<Object>> back = FlinkTestJobs.collectRows(batches, allocator);
+    back.sort(Comparator.comparing(row -> (Long) row.get(0)));
+    assertThat(back)
+        .containsExactly(
+            List.of(1L, "n1", new BigDecimal("1.01")),
+            List.of(2L, "n2", new BigDecimal("2.02")),
+            java.util.Arrays.asList(3L, null, new BigDecimal("3.03")),
+            List.of(4L, "n4", new BigDecimal("4.04")),
+            List.of(5L, "n5", new BigDecimal("5.05")));
   }
 
   @Test
