@@ -61,6 +61,7 @@ public final class TableExample {
   }
 
   /** Runs the program and prints the rows Flink SQL returns; returns them too. */
+  @SuppressWarnings("try") // Flink's CloseableIterator.close() declares Exception
   static List<Row> run(PrintStream out) throws Exception {
     StreamExecutionEnvironment env = environment();
     StreamTableEnvironment tables = StreamTableEnvironment.create(env);

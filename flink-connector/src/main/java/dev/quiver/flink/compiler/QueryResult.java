@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.flink.runtime.ResultRecords;
 import dev.quiver.stage.StageGraph;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.util.CloseableIterator;
@@ -17,8 +18,6 @@ import org.apache.flink.util.CloseableIterator;
  * cancelled, and the call waits until the job has ended, so that every task has released its Arrow
  * memory by the time it returns (see {@link ResultRecords}). Closing is idempotent.
  */
-// close() waits for the job to end, so it may throw InterruptedException: the caller sees it.
-@SuppressWarnings("try")
 public final class QueryResult implements CloseableIterator<VectorSchemaRoot> {
   private final StageGraph graph;
   private final ResultRecords records;
@@ -54,8 +53,27 @@ public final class QueryResult implements CloseableIterator<VectorSchemaRoot> {
     return records.finalStatus();
   }
 
+  /**
+   * Ends the job (cancelling it if it still runs) and waits until it has; idempotent. Throws no
+   * checked exception, so a caller's try-with-resources needs none: an interrupt while waiting sets
+   * the thread's interrupt flag again and ends in an {@link IllegalStateException}, as does a job
+   * that does not end in time.
+   */
   @Override
-  public void close() throws Exception {
-    records.close();
+  public void close() {
+    try {
+      records.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while ending job " + jobId(), e);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("job " + jobId() + " did not end", e);
+    }
+  }
+
+  private JobID jobId() {
+    return records.jobClient().getJobID();
   }
 }

@@ -132,13 +132,6 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
     closed = true;
     try {
       result.close();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while ending job " + jobId(), e);
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException("job " + jobId() + " did not end", e);
     } finally {
       onClose.accept(this);
     }
