@@ -115,7 +115,7 @@ public final class ParquetFooter {
         throw invalid(file, "the footer length " + footerLength + " does not fit the file");
       }
       ByteBuffer footer = readFully(channel, size - 8 - footerLength, footerLength);
-      return parse(footer);
+      return decode(footer.array());
     } catch (NoSuchFileException e) {
       throw new QuiverException(ErrorCode.FILE_NOT_FOUND, "File " + file + " does not exist", e);
     } catch (IOException e) {
@@ -128,8 +128,16 @@ public final class ParquetFooter {
     }
   }
 
-  private static Metadata parse(ByteBuffer footer) {
-    ThriftCompactReader thrift = new ThriftCompactReader(footer);
+  /**
+   * Decodes a footer's bytes (the Thrift {@code FileMetaData} between a file's data and its footer
+   * length), without the cache of {@link #read}: for callers that hold the bytes already, and for
+   * benchmarks of the decoding.
+   *
+   * @throws RuntimeException if the bytes are not a footer
+   */
+  public static Metadata decode(byte[] footer) {
+    requireNonNull(footer, "footer is null");
+    ThriftCompactReader thrift = new ThriftCompactReader(ByteBuffer.wrap(footer));
     List<ParquetStats.Column> leaves = new ArrayList<>();
     List<RowGroup> rowGroups = new ArrayList<>();
     long[] rows = {-1};

@@ -30,7 +30,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * expression reference (3) holding {@code and(and(cmp(field, literal), ...), ...)}, and the base
  * schema (4) that field references index into, which mirrors the dataset schema.
  */
-final class SubstraitFilter {
+public final class SubstraitFilter {
   private static final String COMPARISON =
       "https://github.com/substrait-io/substrait/blob/main/extensions/functions_comparison.yaml";
   private static final String BOOLEAN =
@@ -43,7 +43,7 @@ final class SubstraitFilter {
    * The filter for the conjuncts of {@code predicate} that Arrow can evaluate on a dataset of
    * {@code schema}, as a direct buffer for {@code ScanOptions}; empty if there are none.
    */
-  static Optional<ByteBuffer> encode(ScanPredicate predicate, Schema schema) {
+  public static Optional<ByteBuffer> encode(ScanPredicate predicate, Schema schema) {
     Map<String, Integer> functions = new LinkedHashMap<>(); // name -> anchor
     List<ProtoWriter> comparisons = new ArrayList<>();
     int maxField = -1;
