@@ -7,9 +7,11 @@ import dev.quiver.flink.batch.BatchCompression;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.formats.BatchFileWriter;
 import dev.quiver.formats.FileFormat;
+import dev.quiver.formats.ParquetFooter;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -204,5 +206,25 @@ class BenchmarksSmokeTest {
     } finally {
       benchmark.tearDown();
     }
+  }
+
+  @Test
+  void footerBenchmark() throws IOException, SQLException {
+    FooterBenchmark benchmark = new FooterBenchmark();
+    benchmark.rowGroups = 4;
+    benchmark.setUp(); // fails unless the footer decodes to 4 row groups
+    try {
+      ParquetFooter.Metadata footer = benchmark.decode();
+      assertEquals(4L * FooterBenchmark.ROWS_PER_GROUP, footer.rows());
+      assertEquals(16, footer.rowGroups().get(0).columns().size(), "statistics of every column");
+    } finally {
+      benchmark.tearDown();
+    }
+  }
+
+  @Test
+  void scanFilterBenchmark() {
+    ByteBuffer filter = new ScanFilterBenchmark().encode();
+    assertTrue(filter.isDirect() && filter.remaining() > 100);
   }
 }

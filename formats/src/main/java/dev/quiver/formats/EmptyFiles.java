@@ -2,6 +2,7 @@ package dev.quiver.formats;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -11,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -22,12 +25,25 @@ import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.parquet.format.ConvertedType;
+import org.apache.parquet.format.DateType;
+import org.apache.parquet.format.DecimalType;
+import org.apache.parquet.format.FieldRepetitionType;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.IntType;
+import org.apache.parquet.format.LogicalType;
+import org.apache.parquet.format.MicroSeconds;
+import org.apache.parquet.format.SchemaElement;
+import org.apache.parquet.format.StringType;
+import org.apache.parquet.format.TimestampType;
+import org.apache.parquet.format.Type;
+import org.apache.parquet.format.Util;
 
 /**
  * Writes files with a schema and no rows, which Arrow's dataset writer does not produce: an Arrow
  * IPC file without batches, a CSV header line, and a Parquet file with a schema and no row groups
- * (its footer written here, with the physical and logical types Arrow maps back to the same Arrow
- * types).
+ * (its footer written here with parquet-format-structures, with the physical and logical types
+ * Arrow maps back to the same Arrow types).
  */
 final class EmptyFiles {
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
@@ -69,59 +85,62 @@ final class EmptyFiles {
   }
 
   // FileMetaData{version, schema, num_rows = 0, row_groups = [], created_by}
-  private static byte[] parquetFooter(Schema schema) {
-    ThriftCompactWriter thrift = new ThriftCompactWriter().i32(1, 1);
-    thrift.beginStructList(2, schema.getFields().size() + 1);
-    thrift.beginListElement().string(4, "schema").i32(5, schema.getFields().size()).endStruct();
+  private static byte[] parquetFooter(Schema schema) throws IOException {
+    List<SchemaElement> elements = new ArrayList<>();
+    elements.add(new SchemaElement("schema").setNum_children(schema.getFields().size()));
     for (Field field : schema.getFields()) {
-      thrift.beginListElement();
-      element(thrift, field);
-      thrift.endStruct();
+      elements.add(element(field));
     }
-    thrift.i64(3, 0).beginStructList(4, 0).string(6, "quiver");
-    return thrift.finishStruct();
+    FileMetaData metadata = new FileMetaData(1, elements, 0, List.of()).setCreated_by("quiver");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Util.writeFileMetaData(metadata, out);
+    return out.toByteArray();
   }
 
-  // SchemaElement{1 type, 2 type_length, 3 repetition, 4 name, 6 converted_type, 7 scale,
-  // 8 precision, 10 logicalType}; ids must be written in increasing order.
-  private static void element(ThriftCompactWriter thrift, Field field) {
+  // The physical and logical types (and the converted types older readers look at) Arrow maps
+  // back to the field's Arrow type.
+  private static SchemaElement element(Field field) {
     ArrowType type = field.getType();
-    int repetition = field.isNullable() ? 1 : 0;
+    SchemaElement element =
+        new SchemaElement(field.getName())
+            .setRepetition_type(
+                field.isNullable() ? FieldRepetitionType.OPTIONAL : FieldRepetitionType.REQUIRED);
     if (type instanceof ArrowType.Int integer && integer.getIsSigned()) {
       int bits = integer.getBitWidth();
-      thrift.i32(1, bits == 64 ? 2 : 1).i32(3, repetition).string(4, field.getName());
+      element.setType(bits == 64 ? Type.INT64 : Type.INT32);
       if (bits < 32) {
-        thrift.beginStruct(10).beginStruct(10);
-        thrift.i8(1, bits).bool(2, true); // IntType{bitWidth, isSigned}
-        thrift.endStruct().endStruct();
+        element.setLogicalType(LogicalType.INTEGER(new IntType((byte) bits, true)));
       }
     } else if (type instanceof ArrowType.FloatingPoint fp) {
-      int physical = fp.getPrecision() == FloatingPointPrecision.SINGLE ? 4 : 5;
-      thrift.i32(1, physical).i32(3, repetition).string(4, field.getName());
+      element.setType(
+          fp.getPrecision() == FloatingPointPrecision.SINGLE ? Type.FLOAT : Type.DOUBLE);
     } else if (type instanceof ArrowType.Bool) {
-      thrift.i32(1, 0).i32(3, repetition).string(4, field.getName());
+      element.setType(Type.BOOLEAN);
     } else if (type instanceof ArrowType.Utf8) {
-      thrift.i32(1, 6).i32(3, repetition).string(4, field.getName()).i32(6, 0);
-      thrift.beginStruct(10).beginStruct(1).endStruct().endStruct();
+      element.setType(Type.BYTE_ARRAY).setConverted_type(ConvertedType.UTF8);
+      element.setLogicalType(LogicalType.STRING(new StringType()));
     } else if (type instanceof ArrowType.Date date && date.getUnit() == DateUnit.DAY) {
-      thrift.i32(1, 1).i32(3, repetition).string(4, field.getName()).i32(6, 6);
-      thrift.beginStruct(10).beginStruct(6).endStruct().endStruct();
+      element.setType(Type.INT32).setConverted_type(ConvertedType.DATE);
+      element.setLogicalType(LogicalType.DATE(new DateType()));
     } else if (type instanceof ArrowType.Decimal decimal && decimal.getBitWidth() == 128) {
       int p = decimal.getPrecision();
       int s = decimal.getScale();
-      thrift.i32(1, 7).i32(2, decimalBytes(p)).i32(3, repetition).string(4, field.getName());
-      thrift.i32(6, 5).i32(7, s).i32(8, p);
-      thrift.beginStruct(10).beginStruct(5).i32(1, s).i32(2, p).endStruct().endStruct();
+      element.setType(Type.FIXED_LEN_BYTE_ARRAY).setType_length(decimalBytes(p));
+      element.setConverted_type(ConvertedType.DECIMAL).setScale(s).setPrecision(p);
+      element.setLogicalType(LogicalType.DECIMAL(new DecimalType(s, p)));
     } else if (type instanceof ArrowType.Timestamp ts && ts.getUnit() == TimeUnit.MICROSECOND) {
-      thrift.i32(1, 2).i32(3, repetition).string(4, field.getName());
-      thrift.beginStruct(10).beginStruct(8).bool(1, ts.getTimezone() != null);
-      thrift.beginStruct(2).beginStruct(2).endStruct().endStruct(); // unit = MICROS
-      thrift.endStruct().endStruct();
+      element.setType(Type.INT64);
+      element.setLogicalType(
+          LogicalType.TIMESTAMP(
+              new TimestampType(
+                  ts.getTimezone() != null,
+                  org.apache.parquet.format.TimeUnit.MICROS(new MicroSeconds()))));
     } else {
       throw new QuiverException(
           ErrorCode.UNSUPPORTED_TYPE,
           "Cannot write column '" + field.getName() + "' of type " + type + " to Parquet");
     }
+    return element;
   }
 
   // The fewest bytes whose two's complement holds every decimal of precision p.

@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -21,14 +23,19 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.SchemaElement;
+import org.apache.parquet.format.Util;
 
 /**
  * Reads a Parquet file's footer: row count, row groups, and each row group's per-column min/max
  * statistics. Only the footer is read (the last 8 bytes, then the Thrift {@code FileMetaData} they
  * point at), never the data.
  *
- * <p>Arrow's dataset library reads Parquet but does not expose row groups to Java, so Quiver parses
- * this much itself. Fields it does not need are skipped; statistics it cannot interpret safely are
+ * <p>Arrow's dataset library reads Parquet but does not expose row groups to Java, so Quiver
+ * decodes the footer with the Parquet project's own Thrift classes ({@code
+ * parquet-format-structures}) and keeps what it needs; statistics it cannot interpret safely are
  * left out (see {@link ParquetStats}).
  */
 public final class ParquetFooter {
@@ -115,7 +122,7 @@ public final class ParquetFooter {
         throw invalid(file, "the footer length " + footerLength + " does not fit the file");
       }
       ByteBuffer footer = readFully(channel, size - 8 - footerLength, footerLength);
-      return parse(footer);
+      return decode(footer.array());
     } catch (NoSuchFileException e) {
       throw new QuiverException(ErrorCode.FILE_NOT_FOUND, "File " + file + " does not exist", e);
     } catch (IOException e) {
@@ -128,42 +135,40 @@ public final class ParquetFooter {
     }
   }
 
-  private static Metadata parse(ByteBuffer footer) {
-    ThriftCompactReader thrift = new ThriftCompactReader(footer);
-    List<ParquetStats.Column> leaves = new ArrayList<>();
-    List<RowGroup> rowGroups = new ArrayList<>();
-    long[] rows = {-1};
-    thrift.readStruct(
-        (id, type) -> {
-          if (id == 2 && type == ThriftCompactReader.LIST) {
-            readSchema(thrift, leaves);
-          } else if (id == 3 && type == ThriftCompactReader.I64) {
-            rows[0] = thrift.readI64();
-          } else if (id == 4 && type == ThriftCompactReader.LIST) {
-            int count = thrift.readListHeader();
-            for (int i = 0; i < count; i++) {
-              rowGroups.add(readRowGroup(thrift, leaves));
-            }
-          } else {
-            thrift.skip(type);
-          }
-        });
-    if (rows[0] < 0) {
-      throw new IllegalStateException("the footer has no row count");
+  /**
+   * Decodes a footer's bytes (the Thrift {@code FileMetaData} between a file's data and its footer
+   * length), without the cache of {@link #read}: for callers that hold the bytes already, and for
+   * benchmarks of the decoding.
+   *
+   * @throws RuntimeException if the bytes are not a footer
+   */
+  public static Metadata decode(byte[] footer) {
+    requireNonNull(footer, "footer is null");
+    FileMetaData metadata;
+    try {
+      metadata = Util.readFileMetaData(new ByteArrayInputStream(footer));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e.getMessage(), e);
     }
-    return new Metadata(rows[0], rowGroups);
+    List<ParquetStats.Column> leaves = leaves(metadata.getSchema());
+    List<RowGroup> rowGroups = new ArrayList<>(metadata.getRow_groupsSize());
+    for (org.apache.parquet.format.RowGroup rowGroup : metadata.getRow_groups()) {
+      rowGroups.add(rowGroup(rowGroup, leaves));
+    }
+    return new Metadata(metadata.getNum_rows(), rowGroups);
   }
 
   // The schema is a depth-first list of elements; leaves are the elements without children, in
   // the order of the column chunks of every row group.
-  private static void readSchema(ThriftCompactReader thrift, List<ParquetStats.Column> leaves) {
-    int count = thrift.readListHeader();
+  private static List<ParquetStats.Column> leaves(List<SchemaElement> schema) {
+    List<ParquetStats.Column> leaves = new ArrayList<>();
     List<String> path = new ArrayList<>();
     List<Integer> remaining = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      ParquetStats.SchemaElement element = ParquetStats.readSchemaElement(thrift);
+    for (int i = 0; i < schema.size(); i++) {
+      SchemaElement element = schema.get(i);
+      int children = element.isSetNum_children() ? element.getNum_children() : 0;
       if (i == 0) {
-        remaining.add(element.children()); // the root names the whole schema, not a column
+        remaining.add(children); // the root names the whole schema, not a column
         continue;
       }
       while (!remaining.isEmpty() && remaining.get(remaining.size() - 1) == 0) {
@@ -172,51 +177,45 @@ public final class ParquetFooter {
       }
       int last = remaining.size() - 1;
       remaining.set(last, remaining.get(last) - 1);
-      if (element.children() > 0) {
-        path.add(element.name());
-        remaining.add(element.children());
+      if (children > 0) {
+        path.add(element.getName());
+        remaining.add(children);
       } else {
         String name =
-            path.isEmpty() ? element.name() : String.join(".", path) + "." + element.name();
-        leaves.add(new ParquetStats.Column(name, element));
+            path.isEmpty() ? element.getName() : String.join(".", path) + "." + element.getName();
+        leaves.add(new ParquetStats.Column(name, ParquetStats.leafType(element)));
       }
     }
+    return leaves;
   }
 
-  private static RowGroup readRowGroup(
-      ThriftCompactReader thrift, List<ParquetStats.Column> leaves) {
-    long[] sizes = {0, 0, -1}; // rows, uncompressed bytes, compressed bytes
+  private static RowGroup rowGroup(
+      org.apache.parquet.format.RowGroup rowGroup, List<ParquetStats.Column> leaves) {
     Map<String, ColumnStats> columns = new HashMap<>();
-    long[] chunkCompressed = {0};
-    long[] offset = {Long.MAX_VALUE};
-    thrift.readStruct(
-        (id, type) -> {
-          if (id == 1 && type == ThriftCompactReader.LIST) {
-            int count = thrift.readListHeader();
-            for (int i = 0; i < count; i++) {
-              ParquetStats.Column leaf = i < leaves.size() ? leaves.get(i) : null;
-              ParquetStats.Chunk chunk = ParquetStats.readColumnChunk(thrift, leaf);
-              chunkCompressed[0] += chunk.compressedBytes();
-              if (chunk.offset() >= 0) {
-                offset[0] = Math.min(offset[0], chunk.offset());
-              }
-              if (leaf != null && chunk.stats() != null) {
-                columns.put(leaf.name(), chunk.stats());
-              }
-            }
-          } else if (id == 2 && type == ThriftCompactReader.I64) {
-            sizes[1] = thrift.readI64();
-          } else if (id == 3 && type == ThriftCompactReader.I64) {
-            sizes[0] = thrift.readI64();
-          } else if (id == 6 && type == ThriftCompactReader.I64) {
-            sizes[2] = thrift.readI64();
-          } else {
-            thrift.skip(type);
-          }
-        });
-    long compressed = sizes[2] >= 0 ? sizes[2] : chunkCompressed[0];
+    long chunksCompressed = 0;
+    long offset = Long.MAX_VALUE;
+    List<ColumnChunk> chunks = rowGroup.getColumns();
+    for (int i = 0; i < chunks.size(); i++) {
+      ParquetStats.Column leaf = i < leaves.size() ? leaves.get(i) : null;
+      ParquetStats.Chunk chunk = ParquetStats.chunk(chunks.get(i), leaf);
+      chunksCompressed += chunk.compressedBytes();
+      if (chunk.offset() >= 0) {
+        offset = Math.min(offset, chunk.offset());
+      }
+      if (leaf != null && chunk.stats() != null) {
+        columns.put(leaf.name(), chunk.stats());
+      }
+    }
+    long compressed =
+        rowGroup.isSetTotal_compressed_size()
+            ? rowGroup.getTotal_compressed_size()
+            : chunksCompressed;
     return new RowGroup(
-        sizes[0], sizes[1], compressed, offset[0] == Long.MAX_VALUE ? -1 : offset[0], columns);
+        rowGroup.getNum_rows(),
+        rowGroup.getTotal_byte_size(),
+        compressed,
+        offset == Long.MAX_VALUE ? -1 : offset,
+        columns);
   }
 
   private static ByteBuffer readFully(FileChannel channel, long position, int length)

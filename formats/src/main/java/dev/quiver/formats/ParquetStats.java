@@ -4,11 +4,18 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.ConvertedType;
+import org.apache.parquet.format.LogicalType;
+import org.apache.parquet.format.SchemaElement;
+import org.apache.parquet.format.Statistics;
+import org.apache.parquet.format.TimeUnit;
 
 /**
- * Decodes Parquet schema elements, column chunks and their statistics (the Thrift structs of {@code
- * parquet.thrift}) into {@link ColumnStats}.
+ * Interprets Parquet schema elements, column chunks and their statistics (the Thrift structs of
+ * {@code parquet.thrift}, as {@code parquet-format-structures} decodes them) as {@link
+ * ColumnStats}.
  *
  * <p>Only statistics whose order Quiver knows are kept: signed integers, decimals, dates,
  * timestamps, booleans and UTF-8 strings. Floating point (NaN), unsigned integers and INT96 are
@@ -34,183 +41,110 @@ final class ParquetStats {
     OTHER
   }
 
-  /** A schema element; {@code timeUnit} is 1 millis, 2 micros, 3 nanos for timestamps. */
-  record SchemaElement(
-      String name, int children, int physicalType, Kind kind, int scale, int timeUnit) {}
+  /** What a leaf's statistics mean: its physical type, kind, decimal scale and time unit. */
+  record LeafType(int physicalType, Kind kind, int scale, int timeUnit) {}
 
-  /** A leaf column: its dotted path and schema element. */
-  record Column(String name, SchemaElement element) {}
+  /** A leaf column: its dotted path and type. */
+  record Column(String name, LeafType type) {}
 
   /** What Quiver keeps of a column chunk; {@code offset} is where its first page starts. */
   record Chunk(long offset, long compressedBytes, ColumnStats stats) {}
 
+  // TimeUnit of timestamps: 1 millis, 2 micros, 3 nanos (the ids of parquet.thrift's TimeUnit).
+  private static final int MILLIS = 1;
+  private static final int MICROS = 2;
+  private static final int NANOS = 3;
+
   private ParquetStats() {}
 
-  static SchemaElement readSchemaElement(ThriftCompactReader thrift) {
-    var e =
-        new Object() {
-          String name = "";
-          int children;
-          int physical = -1;
-          int converted = -1;
-          int scale;
-          Kind logical;
-          int timeUnit;
-        };
-    thrift.readStruct(
-        (id, type) -> {
-          switch (id) {
-            case 1 -> e.physical = thrift.readI32();
-            case 4 -> e.name = new String(thrift.readBinary(), StandardCharsets.UTF_8);
-            case 5 -> e.children = thrift.readI32();
-            case 6 -> e.converted = thrift.readI32();
-            case 7 -> e.scale = thrift.readI32();
-            case 10 -> {
-              int[] unit = {0};
-              int[] scale = {-1};
-              e.logical = readLogicalType(thrift, unit, scale);
-              e.timeUnit = unit[0];
-              if (scale[0] >= 0) {
-                e.scale = scale[0];
-              }
-            }
-            default -> thrift.skip(type);
-          }
-        });
-    Kind kind = e.logical != null ? e.logical : fromConverted(e.converted);
-    int unit = e.logical != null ? e.timeUnit : e.converted == 9 ? 1 : e.converted == 10 ? 2 : 0;
-    return new SchemaElement(e.name, e.children, e.physical, kind, e.scale, unit);
+  static LeafType leafType(SchemaElement element) {
+    int physical = element.isSetType() ? element.getType().getValue() : -1;
+    int scale = element.isSetScale() ? element.getScale() : 0;
+    ConvertedType converted = element.isSetConverted_type() ? element.getConverted_type() : null;
+    if (element.isSetLogicalType()) {
+      LogicalType logical = element.getLogicalType();
+      Kind kind = Kind.OTHER;
+      int unit = 0;
+      if (logical.isSetSTRING() || logical.isSetENUM() || logical.isSetJSON()) {
+        kind = Kind.STRING;
+      } else if (logical.isSetDECIMAL()) {
+        kind = Kind.DECIMAL;
+        scale = logical.getDECIMAL().getScale();
+      } else if (logical.isSetDATE()) {
+        kind = Kind.DATE;
+      } else if (logical.isSetTIMESTAMP()) {
+        kind = Kind.TIMESTAMP;
+        TimeUnit timeUnit = logical.getTIMESTAMP().getUnit();
+        unit =
+            timeUnit.isSetMILLIS()
+                ? MILLIS
+                : timeUnit.isSetMICROS() ? MICROS : timeUnit.isSetNANOS() ? NANOS : 0;
+      } else if (logical.isSetINTEGER()) {
+        kind = logical.getINTEGER().isIsSigned() ? Kind.NONE : Kind.UNSIGNED;
+      }
+      return new LeafType(physical, kind, scale, unit);
+    }
+    int unit =
+        converted == ConvertedType.TIMESTAMP_MILLIS
+            ? MILLIS
+            : converted == ConvertedType.TIMESTAMP_MICROS ? MICROS : 0;
+    return new LeafType(physical, fromConverted(converted), scale, unit);
   }
 
-  // LogicalType is a Thrift union: the id of its one field says which logical type it is.
-  private static Kind readLogicalType(ThriftCompactReader thrift, int[] unit, int[] scale) {
-    Kind[] kind = {Kind.OTHER};
-    thrift.readStruct(
-        (id, type) -> {
-          switch (id) {
-            case 1, 4, 12 -> {
-              kind[0] = Kind.STRING; // STRING, ENUM, JSON
-              thrift.skip(type);
-            }
-            case 5 -> {
-              kind[0] = Kind.DECIMAL;
-              thrift.readStruct(
-                  (fid, ftype) -> {
-                    if (fid == 1) {
-                      scale[0] = thrift.readI32();
-                    } else {
-                      thrift.skip(ftype);
-                    }
-                  });
-            }
-            case 6 -> {
-              kind[0] = Kind.DATE;
-              thrift.skip(type);
-            }
-            case 8 -> {
-              kind[0] = Kind.TIMESTAMP;
-              thrift.readStruct(
-                  (fid, ftype) -> {
-                    if (fid == 2) {
-                      thrift.readStruct(
-                          (uid, utype) -> {
-                            unit[0] = uid;
-                            thrift.skip(utype);
-                          });
-                    } else {
-                      thrift.skip(ftype);
-                    }
-                  });
-            }
-            case 10 -> {
-              boolean[] signed = {true};
-              thrift.readStruct(
-                  (fid, ftype) -> {
-                    if (fid == 2) {
-                      signed[0] = thrift.readBoolField();
-                    } else {
-                      thrift.skip(ftype);
-                    }
-                  });
-              kind[0] = signed[0] ? Kind.NONE : Kind.UNSIGNED;
-            }
-            default -> thrift.skip(type);
-          }
-        });
-    return kind[0];
-  }
-
-  private static Kind fromConverted(int converted) {
+  private static Kind fromConverted(ConvertedType converted) {
+    if (converted == null) {
+      return Kind.NONE;
+    }
     return switch (converted) {
-      case -1 -> Kind.NONE;
-      case 0, 4, 19 -> Kind.STRING; // UTF8, ENUM, JSON
-      case 5 -> Kind.DECIMAL;
-      case 6 -> Kind.DATE;
-      case 9, 10 -> Kind.TIMESTAMP;
-      case 11, 12, 13, 14 -> Kind.UNSIGNED;
-      case 15, 16, 17, 18 -> Kind.NONE; // INT_8 .. INT_64
+      case UTF8, ENUM, JSON -> Kind.STRING;
+      case DECIMAL -> Kind.DECIMAL;
+      case DATE -> Kind.DATE;
+      case TIMESTAMP_MILLIS, TIMESTAMP_MICROS -> Kind.TIMESTAMP;
+      case UINT_8, UINT_16, UINT_32, UINT_64 -> Kind.UNSIGNED;
+      case INT_8, INT_16, INT_32, INT_64 -> Kind.NONE;
       default -> Kind.OTHER;
     };
   }
 
-  static Chunk readColumnChunk(ThriftCompactReader thrift, Column leaf) {
-    Chunk[] chunk = {new Chunk(-1, 0, null)};
-    thrift.readStruct(
-        (id, type) -> {
-          if (id == 3 && type == ThriftCompactReader.STRUCT) {
-            chunk[0] = readColumnMetaData(thrift, leaf);
-          } else {
-            thrift.skip(type);
-          }
-        });
-    return chunk[0];
+  static Chunk chunk(ColumnChunk chunk, Column leaf) {
+    if (!chunk.isSetMeta_data()) {
+      return new Chunk(-1, 0, null);
+    }
+    ColumnMetaData metadata = chunk.getMeta_data();
+    long offset = Long.MAX_VALUE;
+    if (metadata.getData_page_offset() > 0) {
+      offset = metadata.getData_page_offset();
+    }
+    if (metadata.isSetDictionary_page_offset() && metadata.getDictionary_page_offset() > 0) {
+      offset = Math.min(offset, metadata.getDictionary_page_offset());
+    }
+    ColumnStats stats =
+        leaf != null && metadata.isSetStatistics()
+            ? stats(metadata.getStatistics(), leaf.type())
+            : null;
+    return new Chunk(
+        offset == Long.MAX_VALUE ? -1 : offset, metadata.getTotal_compressed_size(), stats);
   }
 
-  private static Chunk readColumnMetaData(ThriftCompactReader thrift, Column leaf) {
-    long[] compressed = {0};
-    long[] offset = {Long.MAX_VALUE};
-    ColumnStats[] stats = {null};
-    thrift.readStruct(
-        (id, type) -> {
-          if ((id == 9 || id == 11) && type == ThriftCompactReader.I64) {
-            long pageOffset = thrift.readI64(); // data or dictionary page
-            offset[0] = pageOffset > 0 ? Math.min(offset[0], pageOffset) : offset[0];
-          } else if (id == 7 && type == ThriftCompactReader.I64) {
-            compressed[0] = thrift.readI64();
-          } else if (id == 12 && type == ThriftCompactReader.STRUCT && leaf != null) {
-            stats[0] = readStatistics(thrift, leaf.element());
-          } else {
-            thrift.skip(type);
-          }
-        });
-    return new Chunk(offset[0] == Long.MAX_VALUE ? -1 : offset[0], compressed[0], stats[0]);
-  }
-
-  private static ColumnStats readStatistics(ThriftCompactReader thrift, SchemaElement element) {
-    byte[][] values = new byte[4][]; // legacy max, legacy min, max_value, min_value
-    long[] nulls = {-1};
-    thrift.readStruct(
-        (id, type) -> {
-          switch (id) {
-            case 1 -> values[0] = thrift.readBinary();
-            case 2 -> values[1] = thrift.readBinary();
-            case 3 -> nulls[0] = thrift.readI64();
-            case 5 -> values[2] = thrift.readBinary();
-            case 6 -> values[3] = thrift.readBinary();
-            default -> thrift.skip(type);
-          }
-        });
+  private static ColumnStats stats(Statistics statistics, LeafType type) {
     boolean legacyOk =
-        element.physicalType() == BOOLEAN
-            || ((element.physicalType() == INT32 || element.physicalType() == INT64)
-                && element.kind() != Kind.UNSIGNED);
-    byte[] max = values[2] != null ? values[2] : legacyOk ? values[0] : null;
-    byte[] min = values[3] != null ? values[3] : legacyOk ? values[1] : null;
-    return new ColumnStats(decode(min, element), decode(max, element), nulls[0]);
+        type.physicalType() == BOOLEAN
+            || ((type.physicalType() == INT32 || type.physicalType() == INT64)
+                && type.kind() != Kind.UNSIGNED);
+    byte[] max =
+        statistics.isSetMax_value()
+            ? statistics.getMax_value()
+            : legacyOk && statistics.isSetMax() ? statistics.getMax() : null;
+    byte[] min =
+        statistics.isSetMin_value()
+            ? statistics.getMin_value()
+            : legacyOk && statistics.isSetMin() ? statistics.getMin() : null;
+    long nulls = statistics.isSetNull_count() ? statistics.getNull_count() : -1;
+    return new ColumnStats(decode(min, type), decode(max, type), nulls);
   }
 
   /** The statistic {@code bytes} as a comparable value, or null if Quiver cannot order it. */
-  static Object decode(byte[] bytes, SchemaElement element) {
+  static Object decode(byte[] bytes, LeafType element) {
     if (bytes == null) {
       return null;
     }

@@ -1,11 +1,21 @@
 package dev.quiver.formats;
 
+import io.substrait.expression.Expression;
+import io.substrait.expression.ExpressionCreator;
+import io.substrait.expression.FieldReference;
+import io.substrait.extendedexpression.ExtendedExpression;
+import io.substrait.extendedexpression.ExtendedExpressionProtoConverter;
+import io.substrait.extension.DefaultExtensionCatalog;
+import io.substrait.extension.SimpleExtension;
+import io.substrait.type.NamedStruct;
+import io.substrait.type.Type;
+import io.substrait.type.TypeCreator;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,17 +35,41 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * floating-point columns, literals that do not fit the column type exactly (e.g. {@code 1.005}
  * against DECIMAL(15,2)), and columns of other types.
  *
- * <p>Message layout (field numbers from Substrait's {@code extended_expression.proto}, {@code
- * algebra.proto}, {@code type.proto}): extension URIs (1), function declarations (2), one
- * expression reference (3) holding {@code and(and(cmp(field, literal), ...), ...)}, and the base
- * schema (4) that field references index into, which mirrors the dataset schema.
+ * <p>The expression is built with the Substrait project's Java library ({@code io.substrait:core}):
+ * {@code and(and(cmp(field, literal), ...), ...)} over a base schema that mirrors the dataset
+ * schema, with the comparison and boolean functions of Substrait's standard extensions, which Arrow
+ * maps to its compute functions by name.
  */
-final class SubstraitFilter {
-  private static final String COMPARISON =
-      "https://github.com/substrait-io/substrait/blob/main/extensions/functions_comparison.yaml";
-  private static final String BOOLEAN =
-      "https://github.com/substrait-io/substrait/blob/main/extensions/functions_boolean.yaml";
-  private static final int NULLABLE = 1;
+public final class SubstraitFilter {
+  private static final TypeCreator NULLABLE = TypeCreator.NULLABLE;
+  private static final TypeCreator REQUIRED = TypeCreator.REQUIRED;
+
+  /** The functions the filter calls, declared by Substrait's YAML extensions (read once). */
+  private static final class Functions {
+    static final Map<ColumnPredicate.Op, SimpleExtension.ScalarFunctionVariant> COMPARISONS =
+        new EnumMap<>(ColumnPredicate.Op.class);
+    static final SimpleExtension.ScalarFunctionVariant AND;
+
+    static {
+      SimpleExtension.ExtensionCollection extensions =
+          SimpleExtension.load(
+              List.of(
+                  DefaultExtensionCatalog.FUNCTIONS_COMPARISON,
+                  DefaultExtensionCatalog.FUNCTIONS_BOOLEAN));
+      for (ColumnPredicate.Op op : ColumnPredicate.Op.values()) {
+        COMPARISONS.put(
+            op,
+            extensions.getScalarFunction(
+                SimpleExtension.FunctionAnchor.of(
+                    DefaultExtensionCatalog.FUNCTIONS_COMPARISON,
+                    op.substraitName() + ":any_any")));
+      }
+      AND =
+          extensions.getScalarFunction(
+              SimpleExtension.FunctionAnchor.of(
+                  DefaultExtensionCatalog.FUNCTIONS_BOOLEAN, "and:bool"));
+    }
+  }
 
   private SubstraitFilter() {}
 
@@ -43,55 +77,45 @@ final class SubstraitFilter {
    * The filter for the conjuncts of {@code predicate} that Arrow can evaluate on a dataset of
    * {@code schema}, as a direct buffer for {@code ScanOptions}; empty if there are none.
    */
-  static Optional<ByteBuffer> encode(ScanPredicate predicate, Schema schema) {
-    Map<String, Integer> functions = new LinkedHashMap<>(); // name -> anchor
-    List<ProtoWriter> comparisons = new ArrayList<>();
+  public static Optional<ByteBuffer> encode(ScanPredicate predicate, Schema schema) {
+    List<Expression> comparisons = new ArrayList<>();
     int maxField = -1;
     for (ColumnPredicate conjunct : predicate.conjuncts()) {
       int index = indexOf(schema, conjunct.column());
       if (index < 0) {
         continue;
       }
-      Optional<ProtoWriter> literal = literal(schema.getFields().get(index).getType(), conjunct);
+      ArrowType arrowType = schema.getFields().get(index).getType();
+      Optional<Expression.Literal> literal = literal(arrowType, conjunct);
       if (literal.isEmpty()) {
         continue;
       }
-      int anchor =
-          functions.computeIfAbsent(conjunct.op().substraitName(), n -> functions.size() + 1);
-      comparisons.add(call(anchor, List.of(fieldReference(index), literal.get())));
+      FieldReference column = FieldReference.newRootStructReference(index, type(arrowType));
+      comparisons.add(
+          ExpressionCreator.scalarFunction(
+              Functions.COMPARISONS.get(conjunct.op()), NULLABLE.BOOLEAN, column, literal.get()));
       maxField = Math.max(maxField, index);
     }
     if (comparisons.isEmpty()) {
       return Optional.empty();
     }
-    ProtoWriter condition = comparisons.get(0);
-    if (comparisons.size() > 1) {
-      int and = functions.size() + 1;
-      functions.put("and", and);
-      // Arrow's and_kleene kernel takes exactly two arguments: fold into and(and(a, b), c)...
-      for (int i = 1; i < comparisons.size(); i++) {
-        condition = call(and, List.of(condition, comparisons.get(i)));
-      }
+    Expression condition = comparisons.get(0);
+    // Arrow's and_kleene kernel takes exactly two arguments: fold into and(and(a, b), c)...
+    for (int i = 1; i < comparisons.size(); i++) {
+      condition =
+          ExpressionCreator.scalarFunction(
+              Functions.AND, NULLABLE.BOOLEAN, condition, comparisons.get(i));
     }
-    ProtoWriter message =
-        new ProtoWriter()
-            .message(1, new ProtoWriter().varint(1, 1).string(2, COMPARISON))
-            .message(1, new ProtoWriter().varint(1, 2).string(2, BOOLEAN));
-    for (Map.Entry<String, Integer> function : functions.entrySet()) {
-      int uri = function.getKey().equals("and") ? 2 : 1;
-      message.message(
-          2,
-          new ProtoWriter()
-              .message(
-                  3,
-                  new ProtoWriter()
-                      .varint(1, uri)
-                      .varint(2, function.getValue())
-                      .string(3, function.getKey())));
-    }
-    message.message(3, new ProtoWriter().message(1, condition).string(3, "quiver_scan_filter"));
-    message.message(4, baseSchema(schema, maxField));
-    byte[] bytes = message.toByteArray();
+    ExtendedExpression expression =
+        ExtendedExpression.builder()
+            .addReferredExpressions(
+                ExtendedExpression.ExpressionReference.builder()
+                    .expression(condition)
+                    .addOutputNames("quiver_scan_filter")
+                    .build())
+            .baseSchema(baseSchema(schema, maxField))
+            .build();
+    byte[] bytes = new ExtendedExpressionProtoConverter().toProto(expression).toByteArray();
     ByteBuffer buffer = ByteBuffer.allocateDirect(bytes.length); // JNI reads direct buffers only
     buffer.put(bytes).flip();
     return Optional.of(buffer);
@@ -107,61 +131,45 @@ final class SubstraitFilter {
     return -1;
   }
 
-  // Expression{scalar_function{function_reference, arguments[{value}], output_type bool}}
-  private static ProtoWriter call(int anchor, List<ProtoWriter> arguments) {
-    ProtoWriter function = new ProtoWriter().varint(1, anchor);
-    for (ProtoWriter argument : arguments) {
-      function.message(4, new ProtoWriter().message(3, argument));
-    }
-    function.message(3, new ProtoWriter().message(1, new ProtoWriter().varint(2, NULLABLE)));
-    return new ProtoWriter().message(3, function);
-  }
-
-  // Expression{selection{direct_reference{struct_field{field}}, root_reference{}}}
-  private static ProtoWriter fieldReference(int index) {
-    ProtoWriter structField = new ProtoWriter().varint(1, index);
-    ProtoWriter segment = new ProtoWriter().message(2, structField);
-    return new ProtoWriter()
-        .message(2, new ProtoWriter().message(1, segment).message(4, new ProtoWriter()));
-  }
-
-  /** Expression{literal{...}} of the column's exact type, or empty if it does not fit. */
-  private static Optional<ProtoWriter> literal(ArrowType type, ColumnPredicate conjunct) {
+  /** A literal of the column's exact type, or empty if it does not fit. */
+  private static Optional<Expression.Literal> literal(ArrowType type, ColumnPredicate conjunct) {
     Object value = conjunct.literal();
-    ProtoWriter literal = new ProtoWriter();
     if (type instanceof ArrowType.Int integer && integer.getIsSigned()) {
       Long v = integral(value);
       int bits = integer.getBitWidth();
       if (v == null || (bits < 64 && (v < -(1L << (bits - 1)) || v >= (1L << (bits - 1))))) {
         return Optional.empty();
       }
-      int field = bits == 8 ? 2 : bits == 16 ? 3 : bits == 32 ? 5 : 7;
-      literal.varint(field, v);
+      return Optional.of(
+          switch (bits) {
+            case 8 -> ExpressionCreator.i8(false, v.intValue());
+            case 16 -> ExpressionCreator.i16(false, v.intValue());
+            case 32 -> ExpressionCreator.i32(false, v.intValue());
+            default -> ExpressionCreator.i64(false, v);
+          });
     } else if (type instanceof ArrowType.Decimal decimal && decimal.getBitWidth() == 128) {
       BigInteger unscaled = unscaled(value, decimal.getScale());
       if (unscaled == null || unscaled.abs().toString().length() > decimal.getPrecision()) {
         return Optional.empty();
       }
-      literal.message(
-          24,
-          new ProtoWriter()
-              .bytes(1, littleEndian16(unscaled))
-              .varint(2, decimal.getPrecision())
-              .varint(3, decimal.getScale()));
-    } else if (type instanceof ArrowType.Date) {
-      Long days = value instanceof LocalDate date ? (Long) date.toEpochDay() : integral(value);
-      if (days == null || ((ArrowType.Date) type).getUnit() != DateUnit.DAY) {
+      return Optional.of(
+          ExpressionCreator.decimal(
+              false,
+              new BigDecimal(unscaled, decimal.getScale()),
+              decimal.getPrecision(),
+              decimal.getScale()));
+    } else if (type instanceof ArrowType.Date date) {
+      Long days = value instanceof LocalDate d ? (Long) d.toEpochDay() : integral(value);
+      if (days == null || date.getUnit() != DateUnit.DAY || days != days.intValue()) {
         return Optional.empty();
       }
-      literal.varint(16, days);
+      return Optional.of(ExpressionCreator.date(false, days.intValue()));
     } else if (type instanceof ArrowType.Utf8 && value instanceof String string) {
-      literal.string(12, string);
+      return Optional.of(ExpressionCreator.string(false, string));
     } else if (type instanceof ArrowType.Bool && value instanceof Boolean bool) {
-      literal.varint(1, bool ? 1 : 0);
-    } else {
-      return Optional.empty(); // floating point, timestamps, mismatched literals
+      return Optional.of(ExpressionCreator.bool(false, bool));
     }
-    return Optional.of(new ProtoWriter().message(1, literal));
+    return Optional.empty(); // floating point, timestamps, mismatched literals
   }
 
   private static Long integral(Object value) {
@@ -195,61 +203,44 @@ final class SubstraitFilter {
     }
   }
 
-  private static byte[] littleEndian16(BigInteger value) {
-    byte[] bigEndian = value.toByteArray();
-    byte[] out = new byte[16];
-    byte fill = (byte) (value.signum() < 0 ? 0xff : 0);
-    for (int i = 0; i < 16; i++) {
-      int source = bigEndian.length - 1 - i;
-      out[i] = source >= 0 ? bigEndian[source] : fill;
-    }
-    return out;
-  }
-
-  // NamedStruct{names, struct{types, nullability REQUIRED}} over fields 0..maxField: the filter
-  // only references those, by index, so columns after them need not be described.
-  private static ProtoWriter baseSchema(Schema schema, int maxField) {
-    ProtoWriter struct = new ProtoWriter();
-    ProtoWriter named = new ProtoWriter();
+  // The fields 0..maxField, nullable, in a required struct: the filter only references those, by
+  // index, so columns after them need not be described.
+  private static NamedStruct baseSchema(Schema schema, int maxField) {
+    List<String> names = new ArrayList<>();
+    List<Type> types = new ArrayList<>();
     for (int i = 0; i <= maxField; i++) {
       Field field = schema.getFields().get(i);
-      named.string(1, field.getName());
-      struct.message(1, type(field.getType()));
+      names.add(field.getName());
+      types.add(type(field.getType()));
     }
-    struct.varint(3, 2);
-    return named.message(2, struct);
+    return NamedStruct.of(names, REQUIRED.struct(types));
   }
 
-  private static ProtoWriter type(ArrowType type) {
-    ProtoWriter nullable = new ProtoWriter().varint(2, NULLABLE);
+  private static Type type(ArrowType type) {
     if (type instanceof ArrowType.Int integer) {
-      int bits = integer.getBitWidth();
-      return new ProtoWriter()
-          .message(bits == 8 ? 2 : bits == 16 ? 3 : bits == 32 ? 5 : 7, nullable);
+      return switch (integer.getBitWidth()) {
+        case 8 -> NULLABLE.I8;
+        case 16 -> NULLABLE.I16;
+        case 32 -> NULLABLE.I32;
+        default -> NULLABLE.I64;
+      };
     }
     if (type instanceof ArrowType.FloatingPoint fp) {
-      return new ProtoWriter()
-          .message(fp.getPrecision() == FloatingPointPrecision.SINGLE ? 10 : 11, nullable);
+      return fp.getPrecision() == FloatingPointPrecision.SINGLE ? NULLABLE.FP32 : NULLABLE.FP64;
     }
     if (type instanceof ArrowType.Decimal decimal) {
-      return new ProtoWriter()
-          .message(
-              24,
-              new ProtoWriter()
-                  .varint(1, decimal.getScale())
-                  .varint(2, decimal.getPrecision())
-                  .varint(4, NULLABLE));
+      return NULLABLE.decimal(decimal.getPrecision(), decimal.getScale());
     }
     if (type instanceof ArrowType.Utf8) {
-      return new ProtoWriter().message(12, nullable);
+      return NULLABLE.STRING;
     }
     if (type instanceof ArrowType.Bool) {
-      return new ProtoWriter().message(1, nullable);
+      return NULLABLE.BOOLEAN;
     }
     if (type instanceof ArrowType.Date) {
-      return new ProtoWriter().message(16, nullable);
+      return NULLABLE.DATE;
     }
     // Never referenced by the filter (see literal()); binary only keeps the indexes aligned.
-    return new ProtoWriter().message(13, nullable);
+    return NULLABLE.BINARY;
   }
 }

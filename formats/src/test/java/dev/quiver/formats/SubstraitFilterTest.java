@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Arrow accepts the hand-encoded Substrait filters for every type Quiver pushes down. */
+/** Arrow accepts the Substrait filters Quiver builds for every type it pushes down. */
 @ExtendWith(ArrowLeakCheck.class)
 class SubstraitFilterTest {
   @TempDir Path dir;
