@@ -16,7 +16,12 @@ import org.apache.arrow.dataset.scanner.ScanOptions;
 import org.apache.arrow.dataset.scanner.Scanner;
 import org.apache.arrow.dataset.source.Dataset;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -57,6 +62,53 @@ class SubstraitFilterTest {
     ScanPredicate all = new ScanPredicate(predicates);
     assertThat(rows(file, allocator, SubstraitFilter.encode(all, schema).orElseThrow()))
         .isLessThan(4000);
+  }
+
+  @Test
+  void negativeLiteralsSelectExactlyTheMatchingRows(BufferAllocator allocator) throws Exception {
+    Schema schema =
+        new Schema(
+            List.of(
+                Field.nullable("i64", new ArrowType.Int(64, true)),
+                Field.nullable("d", new ArrowType.Decimal(15, 2, 128))));
+    Path file = dir.resolve("negative.parquet");
+    VectorSchemaRoot batch = VectorSchemaRoot.create(schema, allocator);
+    BigIntVector ids = (BigIntVector) batch.getVector(0);
+    DecimalVector amounts = (DecimalVector) batch.getVector(1);
+    for (int i = 0; i < 11; i++) { // ids -5..5, amounts -2.50, -2.00, ..., 2.50
+      ids.setSafe(i, i - 5);
+      amounts.setSafe(i, BigDecimal.valueOf((i - 5) * 50L, 2));
+    }
+    batch.setRowCount(11);
+    TestFiles.write(file, FileFormat.PARQUET, schema, List.of(batch), allocator);
+
+    assertThat(count(file, allocator, schema, new ColumnPredicate("i64", Op.GT, -3L))).isEqualTo(8);
+    assertThat(
+            count(
+                file, allocator, schema, new ColumnPredicate("d", Op.LE, new BigDecimal("-1.00"))))
+        .isEqualTo(4); // -2.50, -2.00, -1.50, -1.00
+    assertThat(
+            count(
+                file,
+                allocator,
+                schema,
+                new ScanPredicate(
+                    List.of(
+                        new ColumnPredicate("d", Op.GT, new BigDecimal("-2.25")),
+                        new ColumnPredicate("i64", Op.LT, 0L)))))
+        .isEqualTo(4); // ids -4..-1
+  }
+
+  private static long count(
+      Path file, BufferAllocator allocator, Schema schema, ColumnPredicate predicate)
+      throws Exception {
+    return count(file, allocator, schema, ScanPredicate.of(predicate));
+  }
+
+  private static long count(
+      Path file, BufferAllocator allocator, Schema schema, ScanPredicate predicate)
+      throws Exception {
+    return rows(file, allocator, SubstraitFilter.encode(predicate, schema).orElseThrow());
   }
 
   @Test
