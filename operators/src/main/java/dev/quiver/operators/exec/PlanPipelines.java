@@ -34,6 +34,7 @@ import dev.quiver.plan.node.StageInput;
 import dev.quiver.plan.node.TopK;
 import dev.quiver.plan.node.Union;
 import dev.quiver.plan.node.Values;
+import dev.quiver.plan.node.Window;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -210,6 +211,11 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
                 node.offset(),
                 sink),
         child(node, 0));
+  }
+
+  @Override
+  public TaskPipeline.Spec visitWindow(Window node) {
+    throw new UnsupportedOperationException("no window operator yet: " + node);
   }
 
   @Override
