@@ -14,6 +14,7 @@ import dev.quiver.operators.scalar.ProjectionOperator;
 import dev.quiver.operators.sort.SortOperator;
 import dev.quiver.operators.sort.TopKOperator;
 import dev.quiver.operators.union.UnionOperator;
+import dev.quiver.operators.window.WindowOperator;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.node.Aggregate;
 import dev.quiver.plan.node.Broadcast;
@@ -215,7 +216,16 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
 
   @Override
   public TaskPipeline.Spec visitWindow(Window node) {
-    throw new UnsupportedOperationException("no window operator yet: " + node);
+    return TaskPipeline.operator(
+        sink ->
+            new WindowOperator(
+                context,
+                node.input().arrowSchema(),
+                node.partitionKeys(),
+                node.orderKeys(),
+                node.calls(),
+                sink),
+        child(node, 0));
   }
 
   @Override
