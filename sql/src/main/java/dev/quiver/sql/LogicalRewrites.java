@@ -79,6 +79,9 @@ final class LogicalRewrites {
           CoreRules.PROJECT_MERGE,
           CoreRules.PROJECT_REMOVE);
 
+  private static final List<RelOptRule> WINDOWS =
+      List.of(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW);
+
   private static final int MATCH_LIMIT = 20_000;
 
   private static final Logger LOG = LoggerFactory.getLogger(LogicalRewrites.class);
@@ -98,7 +101,10 @@ final class LogicalRewrites {
     RelNode pushed = run(decorrelated.accept(new CommonFactors()), PUSHDOWN);
     RelNode ordered = run(run(pushed, TO_MULTI_JOIN), ORDER_JOINS);
     RelNode tidy = run(ordered, TIDY);
-    return new RelFieldTrimmer(null, builder(rel)).trim(tidy);
+    RelNode trimmed = new RelFieldTrimmer(null, builder(rel)).trim(tidy);
+    // OVER calls inside projections become Window nodes (one group per PARTITION BY / ORDER BY /
+    // frame), which the translator plans as partition, sort and window.
+    return run(trimmed, WINDOWS);
   }
 
   /**

@@ -55,6 +55,7 @@ final class RelTranslator {
   private final PlannerOptions options;
   private final int parallelism;
   private final JoinTranslator joins;
+  private final WindowTranslator windows;
   // The catalog table of every source this translator built, for predicate pushdown.
   private final Map<TableSource, CatalogTable> tables = new IdentityHashMap<>();
 
@@ -62,6 +63,7 @@ final class RelTranslator {
     this.options = options;
     this.parallelism = options.parallelism();
     this.joins = new JoinTranslator(this, options);
+    this.windows = new WindowTranslator(this, parallelism);
   }
 
   /** The plan of {@code root}, its output columns named {@code names} (the query's names). */
@@ -102,6 +104,9 @@ final class RelTranslator {
     }
     if (rel instanceof Sort sort) {
       return sort(sort);
+    }
+    if (rel instanceof org.apache.calcite.rel.core.Window window) {
+      return windows.translate(window);
     }
     throw Errors.unsupported(feature(rel));
   }
@@ -379,14 +384,7 @@ final class RelTranslator {
     long fetch = sort.fetch == null ? Limit.ALL : longValue(sort.fetch);
     List<SortKey> keys = new ArrayList<>();
     for (RelFieldCollation field : sort.getCollation().getFieldCollations()) {
-      boolean ascending = !field.getDirection().isDescending();
-      RelFieldCollation.NullDirection nulls =
-          field.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED
-              ? field.getDirection().defaultNullDirection()
-              : field.nullDirection;
-      keys.add(
-          new SortKey(
-              field.getFieldIndex(), ascending, nulls == RelFieldCollation.NullDirection.FIRST));
+      keys.add(sortKey(field));
     }
     boolean limited = fetch != Limit.ALL || offset > 0;
     if (keys.isEmpty()) {
@@ -404,6 +402,17 @@ final class RelTranslator {
             : input.localTopK(keys, offset + fetch);
     PlanBuilder merged = sorted.merge(keys.toArray(new SortKey[0]));
     return limited ? merged.limit(offset, fetch) : merged;
+  }
+
+  /** The sort key of one collation field, with Calcite's default null direction. */
+  static SortKey sortKey(RelFieldCollation field) {
+    boolean ascending = !field.getDirection().isDescending();
+    RelFieldCollation.NullDirection nulls =
+        field.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED
+            ? field.getDirection().defaultNullDirection()
+            : field.nullDirection;
+    return new SortKey(
+        field.getFieldIndex(), ascending, nulls == RelFieldCollation.NullDirection.FIRST);
   }
 
   private static long longValue(RexNode node) {

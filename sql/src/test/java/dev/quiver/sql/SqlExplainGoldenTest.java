@@ -45,6 +45,26 @@ class SqlExplainGoldenTest {
     check("tpch_" + query + ".txt", explain(plan));
   }
 
+  /** Window functions: two groups (different PARTITION BY) chained, over an aggregate. */
+  @org.junit.jupiter.api.Test
+  void windowExplainMatchesGoldenFile() throws IOException {
+    String sql =
+        "select o_custkey, o_orderdate,"
+            + " rank() over (partition by o_custkey order by o_totalprice desc) as r,"
+            + " sum(o_totalprice) over (partition by o_custkey order by o_orderdate"
+            + " rows between 2 preceding and current row) as moving,"
+            + " row_number() over (order by o_orderdate, o_orderkey) as n"
+            + " from orders";
+    check("window_functions.txt", explain(new SqlPlanner(TpchCatalog.sf1()).plan(sql, 2)));
+    String overAggregate =
+        "select o_custkey, sum(o_totalprice) as total,"
+            + " rank() over (order by sum(o_totalprice) desc) as r"
+            + " from orders group by o_custkey";
+    check(
+        "window_over_aggregate.txt",
+        explain(new SqlPlanner(TpchCatalog.sf1()).plan(overAggregate, 2)));
+  }
+
   static String explain(PlanNode plan) {
     StagePlanner planner = StagePlanner.withDefaultRewrites();
     PlanNode rewritten = planner.rewrite(plan);

@@ -24,6 +24,7 @@ import dev.quiver.plan.node.StageInput;
 import dev.quiver.plan.node.TopK;
 import dev.quiver.plan.node.Union;
 import dev.quiver.plan.node.Values;
+import dev.quiver.plan.node.Window;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -151,6 +152,11 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitTopK(TopK node) {
+    return inStage(node);
+  }
+
+  @Override
+  public PlanNode visitWindow(Window node) {
     return inStage(node);
   }
 

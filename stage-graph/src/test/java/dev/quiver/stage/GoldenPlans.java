@@ -25,6 +25,10 @@ import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.type.SqlType;
+import dev.quiver.plan.window.WindowCall;
+import dev.quiver.plan.window.WindowFrame;
+import dev.quiver.plan.window.WindowFrame.Bound;
+import dev.quiver.plan.window.WindowFunction;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +57,8 @@ final class GoldenPlans {
     plans.put("rewrite_collect_left_full_join", GoldenPlans::collectLeftFullJoin);
     plans.put("rewrite_nested_loop_right_join", GoldenPlans::nestedLoopRightJoin);
     plans.put("rewrite_limit_under_union", GoldenPlans::limitUnderUnion);
+    plans.put("window_partitioned", GoldenPlans::windowPartitioned);
+    plans.put("window_single_partition", GoldenPlans::windowSinglePartition);
     return plans;
   }
 
@@ -65,6 +71,39 @@ final class GoldenPlans {
         .aggregate(PARTIAL, keys(1), calls)
         .repartition(hash(0), 4)
         .aggregate(FINAL, keys(1), calls)
+        .build();
+  }
+
+  /**
+   * Window functions per customer: shuffle on the partition key, sort each task by (customer,
+   * date), then the window streams partitions; the window stays in the stage of its sort.
+   */
+  static PlanNode windowPartitioned() {
+    WindowFrame sliding = WindowFrame.rows(Bound.preceding(2), Bound.currentRow());
+    return orders(3)
+        .repartition(hash(1), 4)
+        .sort(SortKey.asc(1), SortKey.asc(3))
+        .window(
+            keys(1),
+            List.of(SortKey.asc(3)),
+            WindowCall.ranking(WindowFunction.RANK, "r"),
+            WindowCall.of(WindowFunction.SUM, keys(2), sliding, "moving"),
+            WindowCall.offset(WindowFunction.LAG, 2, 1, -1, "previous"))
+        .build();
+  }
+
+  /** Without PARTITION BY the window needs one partition: gather, sort, window. */
+  static PlanNode windowSinglePartition() {
+    WindowFrame range =
+        WindowFrame.range(Bound.preceding(java.math.BigDecimal.valueOf(7)), Bound.currentRow());
+    return orders(3)
+        .coalesce(1)
+        .sort(SortKey.desc(3))
+        .window(
+            keys(),
+            List.of(SortKey.desc(3)),
+            WindowCall.ranking(WindowFunction.ROW_NUMBER, "n"),
+            WindowCall.of(WindowFunction.COUNT_STAR, keys(), range, "last_week"))
         .build();
   }
 

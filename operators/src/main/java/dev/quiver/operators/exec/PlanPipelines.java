@@ -14,6 +14,7 @@ import dev.quiver.operators.scalar.ProjectionOperator;
 import dev.quiver.operators.sort.SortOperator;
 import dev.quiver.operators.sort.TopKOperator;
 import dev.quiver.operators.union.UnionOperator;
+import dev.quiver.operators.window.WindowOperator;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.node.Aggregate;
 import dev.quiver.plan.node.Broadcast;
@@ -34,6 +35,7 @@ import dev.quiver.plan.node.StageInput;
 import dev.quiver.plan.node.TopK;
 import dev.quiver.plan.node.Union;
 import dev.quiver.plan.node.Values;
+import dev.quiver.plan.node.Window;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -208,6 +210,20 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
                 node.keys(),
                 node.fetch(),
                 node.offset(),
+                sink),
+        child(node, 0));
+  }
+
+  @Override
+  public TaskPipeline.Spec visitWindow(Window node) {
+    return TaskPipeline.operator(
+        sink ->
+            new WindowOperator(
+                context,
+                node.input().arrowSchema(),
+                node.partitionKeys(),
+                node.orderKeys(),
+                node.calls(),
                 sink),
         child(node, 0));
   }

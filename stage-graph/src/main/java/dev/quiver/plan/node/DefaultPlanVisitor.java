@@ -54,6 +54,11 @@ public abstract class DefaultPlanVisitor<R> implements PlanVisitor<R> {
   }
 
   @Override
+  public R visitWindow(Window node) {
+    return visitDefault(node);
+  }
+
+  @Override
   public R visitLimit(Limit node) {
     return visitDefault(node);
   }

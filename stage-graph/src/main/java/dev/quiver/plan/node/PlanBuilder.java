@@ -10,6 +10,7 @@ import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
 import dev.quiver.plan.sort.SortKey;
+import dev.quiver.plan.window.WindowCall;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -171,6 +172,16 @@ public final class PlanBuilder {
   /** Sorts each partition. */
   public PlanBuilder sort(SortKey... keys) {
     return new PlanBuilder(new Sort(node, List.of(keys)));
+  }
+
+  /**
+   * Window functions over this plan, which must already be partitioned and sorted as {@link Window}
+   * needs (hash-partitioned on the partition keys, each partition sorted by them and then by the
+   * order keys).
+   */
+  public PlanBuilder window(
+      List<Integer> partitionKeys, List<SortKey> orderKeys, WindowCall... calls) {
+    return new PlanBuilder(new Window(node, partitionKeys, orderKeys, List.of(calls)));
   }
 
   /** The global top {@code fetch} rows after {@code offset} in key order. */

@@ -23,6 +23,8 @@ public interface PlanVisitor<R> {
 
   R visitTopK(TopK node);
 
+  R visitWindow(Window node);
+
   R visitLimit(Limit node);
 
   R visitUnion(Union node);

@@ -1,0 +1,217 @@
+package dev.quiver.plan.node;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.plan.sort.SortKey;
+import dev.quiver.plan.type.SqlType;
+import dev.quiver.plan.window.WindowCall;
+import dev.quiver.plan.window.WindowFrame;
+import dev.quiver.plan.window.WindowFunction;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Window functions (OVER) of one PARTITION BY / ORDER BY: exactly what the window operator takes.
+ * The output is the input's columns followed by one column per {@link WindowCall}; partitioning and
+ * ordering pass through.
+ *
+ * <pre>
+ *   Repartition[hash(partition keys)] ─► Sort[partition keys, order keys] ─► Window ─► ...
+ *   (no partition keys: one partition)     (per task)                        (streams partitions)
+ * </pre>
+ *
+ * The operator streams: it needs every row of a window partition in one plan partition, so the
+ * input must be hash-partitioned on (a subset of) the partition keys or be a single partition, and
+ * each plan partition sorted by the partition keys (any direction, in any order) followed by the
+ * order keys exactly. A RANGE frame with an offset needs exactly one order key of a numeric, DATE
+ * or TIMESTAMP type.
+ */
+public final class Window extends PlanNode {
+  private static final long serialVersionUID = 1L;
+
+  private final List<Integer> partitionKeys;
+  private final List<SortKey> orderKeys;
+  private final List<WindowCall> calls;
+
+  public Window(
+      PlanNode input,
+      List<Integer> partitionKeys,
+      List<SortKey> orderKeys,
+      List<WindowCall> calls) {
+    super(
+        List.of(requireNonNull(input, "input is null")),
+        schema(input, partitionKeys, orderKeys, calls),
+        checkedPartitioning(input, partitionKeys),
+        input.ordering());
+    this.partitionKeys = List.copyOf(partitionKeys);
+    this.orderKeys = List.copyOf(orderKeys);
+    this.calls = List.copyOf(calls);
+  }
+
+  private static RowSchema schema(
+      PlanNode input,
+      List<Integer> partitionKeys,
+      List<SortKey> orderKeys,
+      List<WindowCall> calls) {
+    requireNonNull(partitionKeys, "partitionKeys is null");
+    requireNonNull(orderKeys, "orderKeys is null");
+    requireNonNull(calls, "calls is null");
+    String node = "Window";
+    RowSchema in = input.schema();
+    PlanChecks.check(!calls.isEmpty(), node, "needs at least one window call");
+    for (int key : partitionKeys) {
+      PlanChecks.checkColumn(in, key, node, "partition key #" + key);
+    }
+    for (SortKey key : orderKeys) {
+      PlanChecks.checkColumn(in, key.column(), node, "order key " + key);
+    }
+    checkOrdering(input, partitionKeys, orderKeys);
+    List<Column> columns = new ArrayList<>(in.columns());
+    for (WindowCall call : calls) {
+      requireNonNull(call, "call is null");
+      for (int argument : call.arguments()) {
+        PlanChecks.checkColumn(in, argument, node, "an argument of " + call);
+      }
+      SqlType argumentType = call.arguments().isEmpty() ? null : in.column(call.argument(0)).type();
+      if (call.arguments().size() == 2) {
+        SqlType defaultType = in.column(call.argument(1)).type();
+        if (!defaultType.equals(argumentType)) {
+          throw PlanChecks.mismatch(
+              node + ": the default of " + call + " is " + defaultType + ", not " + argumentType);
+        }
+      }
+      if (call.frame() != null && call.frame().hasRangeOffset()) {
+        checkRangeOffset(in, orderKeys, call);
+      }
+      columns.add(new Column(call.name(), call.resultType(argumentType), call.resultNullable()));
+    }
+    return new RowSchema(columns);
+  }
+
+  private static void checkOrdering(
+      PlanNode input, List<Integer> partitionKeys, List<SortKey> orderKeys) {
+    List<SortKey> ordering = input.ordering();
+    int p = partitionKeys.size();
+    boolean sorted = ordering.size() >= p + orderKeys.size();
+    if (sorted) {
+      Set<Integer> leading = new HashSet<>();
+      for (int i = 0; i < p; i++) {
+        leading.add(ordering.get(i).column());
+      }
+      sorted = leading.equals(new HashSet<>(partitionKeys));
+      for (int i = 0; sorted && i < orderKeys.size(); i++) {
+        sorted = ordering.get(p + i).equals(orderKeys.get(i));
+      }
+    }
+    if (!sorted && !(partitionKeys.isEmpty() && orderKeys.isEmpty())) {
+      throw PlanChecks.invalid(
+          "Window needs its input sorted by the partition keys "
+              + Partitioning.columns(partitionKeys)
+              + " then the order keys ["
+              + Sort.keys(orderKeys)
+              + "], but "
+              + input
+              + " is "
+              + (ordering.isEmpty() ? "not sorted" : "sorted by [" + Sort.keys(ordering) + "]")
+              + "; sort each partition first");
+    }
+  }
+
+  private static void checkRangeOffset(RowSchema in, List<SortKey> orderKeys, WindowCall call) {
+    PlanChecks.check(
+        orderKeys.size() == 1,
+        "Window",
+        call + " has a RANGE offset, which needs exactly one order key, not " + orderKeys.size());
+    SqlType type = in.column(orderKeys.get(0).column()).type();
+    PlanChecks.check(
+        type.isNumeric() || type.isDatetime(),
+        "Window",
+        call
+            + " has a RANGE offset over an order key of type "
+            + type
+            + "; it needs a numeric, DATE or TIMESTAMP key");
+    for (WindowFrame.Bound bound : List.of(call.frame().start(), call.frame().end())) {
+      if (bound.hasOffset() && !type.isFloatingPoint()) {
+        int scale = type.isDecimal() ? type.scale() : 0;
+        PlanChecks.check(
+            bound.offset().stripTrailingZeros().scale() <= scale,
+            "Window",
+            call
+                + ": the offset "
+                + bound.offset().toPlainString()
+                + " has more fraction digits than the order key's type "
+                + type);
+      }
+    }
+  }
+
+  private static Partitioning checkedPartitioning(PlanNode input, List<Integer> partitionKeys) {
+    Partitioning in = input.partitioning();
+    if (!in.groups(partitionKeys)) {
+      throw PlanChecks.invalid(
+          "Window runs in "
+              + in.count()
+              + " partitions, so every row of a window partition must be in one plan partition,"
+              + " but the input is partitioned "
+              + in
+              + (partitionKeys.isEmpty()
+                  ? "; a window without PARTITION BY needs one partition: coalesce its input to 1"
+                  : "; hash-repartition the input on partition key columns "
+                      + Partitioning.columns(partitionKeys)));
+    }
+    return in;
+  }
+
+  public PlanNode input() {
+    return child(0);
+  }
+
+  /** The PARTITION BY columns (equality only: their order and direction do not matter). */
+  public List<Integer> partitionKeys() {
+    return partitionKeys;
+  }
+
+  /** The ORDER BY keys within a partition; they decide peers and RANGE frames. */
+  public List<SortKey> orderKeys() {
+    return orderKeys;
+  }
+
+  public List<WindowCall> calls() {
+    return calls;
+  }
+
+  /** Whether the window calls of {@code function} appear in this node. */
+  public boolean has(WindowFunction function) {
+    return calls.stream().anyMatch(call -> call.function() == function);
+  }
+
+  @Override
+  public <R> R accept(PlanVisitor<R> visitor) {
+    return visitor.visitWindow(this);
+  }
+
+  @Override
+  public PlanNode withChildren(List<PlanNode> children) {
+    return sameChildren(children)
+        ? this
+        : new Window(children.get(0), partitionKeys, orderKeys, calls);
+  }
+
+  /**
+   * {@code Window[partition=[#1], order=[#3 ASC NULLS LAST], calls=[rank() AS r, sum(#2) ROWS
+   * BETWEEN 2 PRECEDING AND CURRENT ROW AS s]]}.
+   */
+  @Override
+  public String toString() {
+    return "Window[partition="
+        + Partitioning.columns(partitionKeys)
+        + ", order=["
+        + Sort.keys(orderKeys)
+        + "], calls="
+        + calls.stream().map(c -> c + " AS " + c.name()).collect(Collectors.joining(", ", "[", "]"))
+        + "]";
+  }
+}

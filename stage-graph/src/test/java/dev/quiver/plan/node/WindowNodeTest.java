@@ -1,0 +1,194 @@
+package dev.quiver.plan.node;
+
+import static dev.quiver.plan.node.PlanBuilder.hash;
+import static dev.quiver.plan.node.PlanBuilder.keys;
+import static dev.quiver.plan.node.PlanFixtures.orders;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import dev.quiver.plan.sort.SortKey;
+import dev.quiver.plan.type.SqlType;
+import dev.quiver.plan.window.WindowCall;
+import dev.quiver.plan.window.WindowFrame;
+import dev.quiver.plan.window.WindowFrame.Bound;
+import dev.quiver.plan.window.WindowFunction;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.math.BigDecimal;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The window node: output schema and types, the input it requires, printing, serialization. */
+class WindowNodeTest {
+  private static final WindowFrame RUNNING = WindowFrame.DEFAULT_ORDERED;
+
+  private static PlanBuilder sortedByCustomerAndDate() {
+    return orders(3).repartition(hash(1), 4).sort(SortKey.asc(1), SortKey.asc(3));
+  }
+
+  @Test
+  void appendsOneColumnPerCallWithSqlResultTypes() {
+    PlanNode window =
+        sortedByCustomerAndDate()
+            .window(
+                keys(1),
+                List.of(SortKey.asc(3)),
+                WindowCall.ranking(WindowFunction.ROW_NUMBER, "rn"),
+                WindowCall.ranking(WindowFunction.PERCENT_RANK, "pr"),
+                WindowCall.of(WindowFunction.SUM, keys(2), RUNNING, "s"),
+                WindowCall.of(WindowFunction.AVG, keys(2), RUNNING, "a"),
+                WindowCall.of(WindowFunction.AVG, keys(0), RUNNING, "ai"),
+                WindowCall.of(WindowFunction.COUNT_STAR, keys(), RUNNING, "c"),
+                WindowCall.offset(WindowFunction.LEAD, 3, 2, -1, "next"),
+                WindowCall.of(WindowFunction.MIN, keys(3), RUNNING, "first_date"))
+            .build();
+    List<Column> added = window.schema().columns().subList(4, 12);
+    assertThat(added)
+        .containsExactly(
+            Column.notNull("rn", SqlType.BIGINT),
+            Column.notNull("pr", SqlType.DOUBLE),
+            Column.of("s", SqlType.decimal(38, 2)),
+            Column.of("a", SqlType.decimal(38, 6)),
+            Column.of("ai", SqlType.DOUBLE),
+            Column.notNull("c", SqlType.BIGINT),
+            Column.of("next", SqlType.DATE),
+            Column.of("first_date", SqlType.DATE));
+    assertThat(window.partitioning()).isEqualTo(Partitioning.hash(keys(1), 4));
+    assertThat(window.ordering()).containsExactly(SortKey.asc(1), SortKey.asc(3));
+  }
+
+  @Test
+  void printsInOneLine() {
+    PlanNode window =
+        sortedByCustomerAndDate()
+            .window(
+                keys(1),
+                List.of(SortKey.asc(3)),
+                WindowCall.ranking(WindowFunction.DENSE_RANK, "d"),
+                new WindowCall(WindowFunction.NTILE, List.of(), 4, null, "q"),
+                WindowCall.offset(WindowFunction.LAG, 2, 1, 2, "prev"),
+                new WindowCall(
+                    WindowFunction.NTH_VALUE,
+                    keys(2),
+                    2,
+                    WindowFrame.rows(Bound.unboundedPreceding(), Bound.following(1)),
+                    "second"))
+            .build();
+    assertThat(window)
+        .hasToString(
+            "Window[partition=[#1], order=[#3 ASC NULLS LAST], calls=[dense_rank() AS d,"
+                + " ntile(4) AS q, lag(#2, 1, #2) AS prev, nth_value(#2, 2) ROWS BETWEEN"
+                + " UNBOUNDED PRECEDING AND 1 FOLLOWING AS second]]");
+  }
+
+  @Test
+  void needsItsInputSortedByPartitionThenOrderKeys() {
+    PlanBuilder unsorted = orders(3).repartition(hash(1), 4);
+    assertThatThrownBy(
+            () ->
+                unsorted.window(
+                    keys(1), List.of(SortKey.asc(3)), WindowCall.ranking(WindowFunction.RANK, "r")))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("sorted by the partition keys [#1] then the order keys")
+        .hasMessageContaining("not sorted");
+    PlanBuilder wrongOrder = unsorted.sort(SortKey.asc(1), SortKey.desc(3));
+    assertThatThrownBy(
+            () ->
+                wrongOrder.window(
+                    keys(1), List.of(SortKey.asc(3)), WindowCall.ranking(WindowFunction.RANK, "r")))
+        .hasMessageContaining("is sorted by [#1 ASC NULLS LAST, #3 DESC NULLS FIRST]");
+  }
+
+  @Test
+  void needsItsPartitionsHashedOnPartitionKeysOrOnePartition() {
+    PlanBuilder elsewhere = orders(3).repartition(hash(0), 4).sort(SortKey.asc(1));
+    assertThatThrownBy(
+            () ->
+                elsewhere.window(
+                    keys(1), List.of(), WindowCall.ranking(WindowFunction.ROW_NUMBER, "n")))
+        .isInstanceOf(QuiverException.class)
+        .satisfies(
+            e -> assertThat(((QuiverException) e).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+        .hasMessageContaining("hash-repartition the input on partition key columns [#1]");
+    PlanBuilder many = orders(3).sort(SortKey.asc(3));
+    assertThatThrownBy(
+            () ->
+                many.window(
+                    keys(), List.of(SortKey.asc(3)), WindowCall.ranking(WindowFunction.RANK, "r")))
+        .hasMessageContaining("a window without PARTITION BY needs one partition");
+    assertThat(
+            orders(3)
+                .coalesce(1)
+                .window(keys(), List.of(), WindowCall.ranking(WindowFunction.ROW_NUMBER, "n"))
+                .partitions())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void rangeOffsetsNeedOneNumericOrDateOrderKey() {
+    WindowFrame range = WindowFrame.range(Bound.preceding(1), Bound.currentRow());
+    PlanBuilder twoKeys = orders(1).sort(SortKey.asc(3), SortKey.asc(0));
+    assertThatThrownBy(
+            () ->
+                twoKeys.window(
+                    keys(),
+                    List.of(SortKey.asc(3), SortKey.asc(0)),
+                    WindowCall.of(WindowFunction.SUM, keys(2), range, "s")))
+        .hasMessageContaining("needs exactly one order key");
+    WindowFrame fraction =
+        WindowFrame.range(Bound.preceding(new BigDecimal("0.5")), Bound.currentRow());
+    PlanBuilder byDate = orders(1).sort(SortKey.asc(3));
+    assertThatThrownBy(
+            () ->
+                byDate.window(
+                    keys(),
+                    List.of(SortKey.asc(3)),
+                    WindowCall.of(WindowFunction.SUM, keys(2), fraction, "s")))
+        .hasMessageContaining("more fraction digits");
+    assertThatThrownBy(
+            () -> WindowFrame.rows(Bound.preceding(new BigDecimal("1.5")), Bound.currentRow()))
+        .hasMessageContaining("ROWS offset must be an integer");
+  }
+
+  @Test
+  void lagDefaultMustHaveTheArgumentsType() {
+    assertThatThrownBy(
+            () ->
+                sortedByCustomerAndDate()
+                    .window(
+                        keys(1),
+                        List.of(SortKey.asc(3)),
+                        WindowCall.offset(WindowFunction.LAG, 2, 1, 0, "prev")))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("the default of lag(#2, 1, #0) is BIGINT, not DECIMAL(15,2)");
+  }
+
+  @Test
+  void survivesJavaSerialization() throws Exception {
+    PlanNode window =
+        sortedByCustomerAndDate()
+            .window(
+                keys(1),
+                List.of(SortKey.asc(3)),
+                WindowCall.of(
+                    WindowFunction.MAX,
+                    keys(2),
+                    WindowFrame.range(Bound.preceding(3), Bound.following(3)),
+                    "m"))
+            .build();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(window);
+    }
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      PlanNode copy = (PlanNode) in.readObject();
+      assertThat(copy).hasToString(window.toString());
+      assertThat(copy.schema()).isEqualTo(window.schema());
+    }
+  }
+}
