@@ -137,6 +137,16 @@ class SqlCommandTest {
   }
 
   @Test
+  void statementThatIsNotAQueryIsNotSupported() {
+    Cli.Run run = Cli.run("sql", "create table x (a int)");
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err())
+        .isEqualTo(
+            "quiver: [UNSUPPORTED_FEATURE] not supported: CREATE TABLE" + System.lineSeparator());
+  }
+
+  @Test
   void missingTableFile() {
     Path missing = dir.resolve("missing.parquet");
     Cli.Run run = Cli.run("sql", "--table", "m=" + missing, "SELECT * FROM m");

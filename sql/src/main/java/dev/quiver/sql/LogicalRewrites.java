@@ -57,6 +57,9 @@ final class LogicalRewrites {
           CoreRules.PROJECT_REMOVE,
           CoreRules.AGGREGATE_PROJECT_MERGE,
           CoreRules.UNION_TO_DISTINCT,
+          // a INTERSECT b INTERSECT c as one n-ary set op: one count per row value, not two.
+          CoreRules.INTERSECT_MERGE,
+          CoreRules.MINUS_MERGE,
           // Fold constants such as DATE '1998-12-01' - INTERVAL '90' DAY once, at planning time.
           CoreRules.FILTER_REDUCE_EXPRESSIONS,
           CoreRules.PROJECT_REDUCE_EXPRESSIONS,

@@ -29,8 +29,11 @@ import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Intersect;
 import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.Minus;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
@@ -56,6 +59,7 @@ final class RelTranslator {
   private final int parallelism;
   private final JoinTranslator joins;
   private final WindowTranslator windows;
+  private final SetOpTranslator setOps;
   // The catalog table of every source this translator built, for predicate pushdown.
   private final Map<TableSource, CatalogTable> tables = new IdentityHashMap<>();
 
@@ -64,6 +68,7 @@ final class RelTranslator {
     this.parallelism = options.parallelism();
     this.joins = new JoinTranslator(this, options);
     this.windows = new WindowTranslator(this, parallelism);
+    this.setOps = new SetOpTranslator(this);
   }
 
   /** The plan of {@code root}, its output columns named {@code names} (the query's names). */
@@ -87,6 +92,9 @@ final class RelTranslator {
     }
     if (rel instanceof Union union) {
       return union(union);
+    }
+    if (rel instanceof Intersect || rel instanceof Minus) {
+      return setOps.translate((SetOp) rel);
     }
     if (rel instanceof Values values) {
       return values(values);
@@ -115,12 +123,6 @@ final class RelTranslator {
   private static String feature(RelNode rel) {
     if (rel instanceof org.apache.calcite.rel.core.Window) {
       return "window functions (OVER)";
-    }
-    if (rel instanceof org.apache.calcite.rel.core.Intersect) {
-      return "INTERSECT";
-    }
-    if (rel instanceof org.apache.calcite.rel.core.Minus) {
-      return "EXCEPT / MINUS";
     }
     if (rel instanceof org.apache.calcite.rel.core.Correlate) {
       return "this correlated subquery (it could not be decorrelated)";
@@ -237,11 +239,18 @@ final class RelTranslator {
       throw Errors.unsupported("UNION without ALL after rewriting: " + union);
     }
     List<PlanBuilder> inputs = new ArrayList<>();
-    int partitions = 1;
     for (RelNode input : union.getInputs()) {
-      PlanBuilder plan = castTo(translate(input), union.getRowType());
-      partitions = Math.max(partitions, plan.partitions());
-      inputs.add(plan);
+      inputs.add(castTo(translate(input), union.getRowType()));
+    }
+    return unionAll(inputs);
+  }
+
+  /** UNION ALL of {@code inputs}, brought to the same number of partitions first. */
+  static PlanBuilder unionAll(List<PlanBuilder> inputs) {
+    inputs = new ArrayList<>(inputs);
+    int partitions = 1;
+    for (PlanBuilder input : inputs) {
+      partitions = Math.max(partitions, input.partitions());
     }
     for (int i = 0; i < inputs.size(); i++) {
       if (inputs.get(i).partitions() != partitions) {
@@ -342,7 +351,7 @@ final class RelTranslator {
     return exchange(partial, partialKeys).aggregate(AggregateMode.FINAL, keys, calls);
   }
 
-  private PlanBuilder exchange(PlanBuilder input, List<Integer> keys) {
+  PlanBuilder exchange(PlanBuilder input, List<Integer> keys) {
     if (keys.isEmpty()) {
       return input.coalesce(1);
     }

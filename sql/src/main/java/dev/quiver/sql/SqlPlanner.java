@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.node.PlanNode;
 import java.util.List;
+import java.util.Optional;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
@@ -72,13 +73,19 @@ public final class SqlPlanner {
 
   private RelNode toRel(String sql) {
     Planner planner = Frameworks.getPlanner(config());
+    String text = withoutTerminator(sql);
     try {
-      SqlNode parsed = planner.parse(withoutTerminator(sql));
+      SqlNode parsed = planner.parse(text);
+      Statements.checkQuery(parsed, text); // DDL, DML, SET: before the validator trips on them
       SqlNode validated = planner.validate(parsed);
       RelNode rel = planner.rel(validated).project();
       JoinSelectivity.install(rel.getCluster());
       return rel;
     } catch (SqlParseException e) {
+      Optional<String> statement = Statements.nonQuery(text);
+      if (statement.isPresent()) {
+        throw Errors.unsupported(statement.get()); // DROP VIEW: not a query, whatever its syntax
+      }
       throw Errors.syntax(
           "syntax error at line "
               + e.getPos().getLineNum()

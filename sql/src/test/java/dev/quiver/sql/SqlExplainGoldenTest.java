@@ -82,7 +82,7 @@ class SqlExplainGoldenTest {
     }
   }
 
-  private static void check(String file, String actual) throws IOException {
+  static void check(String file, String actual) throws IOException {
     Path path = DIR.resolve(file);
     if (UPDATE) {
       Files.createDirectories(DIR);

@@ -17,6 +17,7 @@ import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.PlanVisitor;
 import dev.quiver.plan.node.Project;
 import dev.quiver.plan.node.Repartition;
+import dev.quiver.plan.node.RepeatRows;
 import dev.quiver.plan.node.Scan;
 import dev.quiver.plan.node.Sort;
 import dev.quiver.plan.node.SortPreservingMerge;
@@ -167,6 +168,11 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitUnion(Union node) {
+    return inStage(node);
+  }
+
+  @Override
+  public PlanNode visitRepeatRows(RepeatRows node) {
     return inStage(node);
   }
 

@@ -11,6 +11,7 @@ import dev.quiver.operators.join.NestedLoopJoinOperator;
 import dev.quiver.operators.limit.LimitOperator;
 import dev.quiver.operators.scalar.FilterOperator;
 import dev.quiver.operators.scalar.ProjectionOperator;
+import dev.quiver.operators.setop.RepeatRowsOperator;
 import dev.quiver.operators.sort.SortOperator;
 import dev.quiver.operators.sort.TopKOperator;
 import dev.quiver.operators.union.UnionOperator;
@@ -28,6 +29,7 @@ import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.PlanVisitor;
 import dev.quiver.plan.node.Project;
 import dev.quiver.plan.node.Repartition;
+import dev.quiver.plan.node.RepeatRows;
 import dev.quiver.plan.node.Scan;
 import dev.quiver.plan.node.Sort;
 import dev.quiver.plan.node.SortPreservingMerge;
@@ -243,6 +245,13 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
     }
     return TaskPipeline.operator(
         sink -> new UnionOperator(context, node.arrowSchema(), children.length, sink), children);
+  }
+
+  @Override
+  public TaskPipeline.Spec visitRepeatRows(RepeatRows node) {
+    return TaskPipeline.operator(
+        sink -> new RepeatRowsOperator(context, node.input().arrowSchema(), node.times(), sink),
+        child(node, 0));
   }
 
   @Override

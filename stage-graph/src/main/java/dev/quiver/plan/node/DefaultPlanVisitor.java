@@ -69,6 +69,11 @@ public abstract class DefaultPlanVisitor<R> implements PlanVisitor<R> {
   }
 
   @Override
+  public R visitRepeatRows(RepeatRows node) {
+    return visitDefault(node);
+  }
+
+  @Override
   public R visitRepartition(Repartition node) {
     return visitDefault(node);
   }

@@ -214,6 +214,11 @@ public final class PlanBuilder {
     return new PlanBuilder(new Union(inputs));
   }
 
+  /** Every row {@code times} (a BIGINT column, then dropped) times; see {@link RepeatRows}. */
+  public PlanBuilder repeatRows(int times) {
+    return new PlanBuilder(new RepeatRows(node, times));
+  }
+
   public PlanBuilder repartition(Repartition.Scheme scheme, int count) {
     return new PlanBuilder(new Repartition(node, scheme, count));
   }

@@ -29,6 +29,8 @@ public interface PlanVisitor<R> {
 
   R visitUnion(Union node);
 
+  R visitRepeatRows(RepeatRows node);
+
   R visitRepartition(Repartition node);
 
   R visitCoalesce(Coalesce node);
