@@ -8,7 +8,7 @@ import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.expr.CompiledExpression;
 import dev.quiver.operators.expr.ExpressionCompiler;
 import dev.quiver.operators.expr.Selection;
-import dev.quiver.operators.kernel.BatchAppender;
+import dev.quiver.operators.kernel.CoalescingOutput;
 import dev.quiver.operators.kernel.Take;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.type.SqlType;
@@ -32,25 +32,22 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  */
 public final class FilterOperator implements Operator {
   private final CompiledExpression predicate;
-  private final BatchSink sink;
   private final BufferAllocator allocator;
-  private final OperatorContext context;
   private final int targetRows;
-  private BatchAppender pending;
-  private long pendingBytes;
+  private final CoalescingOutput output;
   private boolean finished;
   private boolean closed;
 
   public FilterOperator(OperatorContext context, Expr predicate, BatchSink sink) {
-    this.context = requireNonNull(context, "context is null");
+    requireNonNull(context, "context is null");
     requireNonNull(predicate, "predicate is null");
     if (!predicate.sqlType().equals(SqlType.BOOLEAN)) {
       throw new IllegalArgumentException("filter predicate is not BOOLEAN: " + predicate);
     }
     this.predicate = ExpressionCompiler.compile(predicate);
-    this.sink = requireNonNull(sink, "sink is null");
     this.allocator = context.allocator();
     this.targetRows = context.targetBatchRows();
+    this.output = new CoalescingOutput(context, requireNonNull(sink, "sink is null"), this);
   }
 
   @Override
@@ -70,9 +67,9 @@ public final class FilterOperator implements Operator {
       }
       Selection kept = predicate.select(batch, allocator);
       int n = kept.size();
-      if (n == rows && rows <= targetRows && rows >= half() && pendingRows() == 0) {
+      if (n == rows && rows <= targetRows && output.emitsDirectly(rows)) {
         handedOver = true;
-        sink.accept(batch); // every row survives: pass the batch through untouched
+        output.emit(batch); // every row survives: pass the batch through untouched
         return;
       }
       emit(batch, kept, n == rows);
@@ -88,62 +85,33 @@ public final class FilterOperator implements Operator {
     int from = 0;
     while (from < n) {
       int remaining = n - from;
-      if (pendingRows() == 0 && remaining >= half()) {
+      if (output.emitsDirectly(remaining)) {
         int count = Math.min(targetRows, remaining);
-        sink.accept(
+        output.emit(
             all
                 ? Slices.slice(batch, from, count, allocator)
                 : Take.take(batch, kept.rows(), from, count, allocator));
         from += count;
         continue;
       }
-      int count = Math.min(targetRows - pendingRows(), remaining);
-      append(batch, kept, from, count, all);
-      from += count;
-      if (pendingRows() == targetRows) {
-        flush();
+      int count = Math.min(output.room(), remaining);
+      long bytes = Slices.bytes(batch) * count / batch.getRowCount();
+      if (all) {
+        output.append(batch, from, count, bytes);
+      } else {
+        try (VectorSchemaRoot part = Take.take(batch, kept.rows(), from, count, allocator)) {
+          output.append(part, 0, count, bytes);
+        }
       }
+      from += count;
     }
-  }
-
-  private void append(VectorSchemaRoot batch, Selection kept, int from, int count, boolean all) {
-    long bytes = Slices.bytes(batch) * count / batch.getRowCount();
-    context.budget().reserve(bytes, "rows pending in " + this);
-    pendingBytes += bytes;
-    if (pending == null) {
-      pending = new BatchAppender(batch.getSchema(), allocator, targetRows);
-    }
-    if (all) {
-      pending.append(batch, from, count);
-      return;
-    }
-    try (VectorSchemaRoot part = Take.take(batch, kept.rows(), from, count, allocator)) {
-      pending.append(part, 0, count);
-    }
-  }
-
-  private void flush() {
-    if (pendingRows() > 0) {
-      VectorSchemaRoot out = pending.build();
-      context.budget().release(pendingBytes);
-      pendingBytes = 0;
-      sink.accept(out);
-    }
-  }
-
-  private int pendingRows() {
-    return pending == null ? 0 : pending.rowCount();
-  }
-
-  private int half() {
-    return Math.max(1, targetRows / 2);
   }
 
   @Override
   public void finish(int input) {
     checkInput(input);
     finished = true;
-    flush();
+    output.flush();
   }
 
   @Override
@@ -152,11 +120,7 @@ public final class FilterOperator implements Operator {
       return;
     }
     closed = true;
-    if (pending != null) {
-      pending.close();
-    }
-    context.budget().release(pendingBytes);
-    pendingBytes = 0;
+    output.close();
   }
 
   private void checkInput(int input) {

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
-import dev.quiver.operators.kernel.BatchAppender;
+import dev.quiver.operators.kernel.CoalescingOutput;
 import dev.quiver.operators.kernel.Take;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,21 +37,18 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * emitted when it is full or the input finishes.
  */
 public final class RepeatRowsOperator implements Operator {
-  private final OperatorContext context;
   private final BufferAllocator allocator;
   private final int times;
   private final Schema outputSchema;
-  private final BatchSink sink;
   private final int targetRows;
   private final int[] indices;
-  private BatchAppender pending;
-  private long pendingBytes;
+  private final CoalescingOutput output;
   private boolean finished;
   private boolean closed;
 
   public RepeatRowsOperator(
       OperatorContext context, Schema inputSchema, int times, BatchSink sink) {
-    this.context = requireNonNull(context, "context is null");
+    requireNonNull(context, "context is null");
     requireNonNull(inputSchema, "inputSchema is null");
     List<Field> fields = new ArrayList<>(inputSchema.getFields());
     if (times < 0 || times >= fields.size()) {
@@ -64,9 +61,9 @@ public final class RepeatRowsOperator implements Operator {
     this.times = times;
     this.outputSchema = new Schema(fields);
     this.allocator = context.allocator();
-    this.sink = requireNonNull(sink, "sink is null");
     this.targetRows = context.targetBatchRows();
     this.indices = new int[targetRows];
+    this.output = new CoalescingOutput(context, requireNonNull(sink, "sink is null"), this);
   }
 
   @Override
@@ -84,8 +81,8 @@ public final class RepeatRowsOperator implements Operator {
         return;
       }
       BigIntVector counts = (BigIntVector) batch.getVector(times);
-      if (pendingRows() == 0 && rows >= half() && rows <= targetRows && allOnce(counts, rows)) {
-        sink.accept(withoutTimes(batch)); // moves the data columns out: batch keeps only times
+      if (output.emitsDirectly(rows) && rows <= targetRows && allOnce(counts, rows)) {
+        output.emit(withoutTimes(batch)); // moves the data columns out: batch keeps only times
         return;
       }
       VectorSchemaRoot data = dataView(batch);
@@ -145,24 +142,15 @@ public final class RepeatRowsOperator implements Operator {
     int from = 0;
     while (from < n) {
       int remaining = n - from;
-      if (pendingRows() == 0 && remaining >= half()) {
-        sink.accept(Take.take(data, indices, from, remaining, allocator));
+      if (output.emitsDirectly(remaining)) {
+        output.emit(Take.take(data, indices, from, remaining, allocator));
         return;
       }
-      int count = Math.min(targetRows - pendingRows(), remaining);
+      int count = Math.min(output.room(), remaining);
       try (VectorSchemaRoot part = Take.take(data, indices, from, count, allocator)) {
-        long bytes = bytes(part);
-        context.budget().reserve(bytes, "rows pending in " + this);
-        pendingBytes += bytes;
-        if (pending == null) {
-          pending = new BatchAppender(outputSchema, allocator, targetRows);
-        }
-        pending.append(part, 0, count);
+        output.append(part, 0, count, bytes(part));
       }
       from += count;
-      if (pendingRows() == targetRows) {
-        flush();
-      }
     }
   }
 
@@ -174,28 +162,11 @@ public final class RepeatRowsOperator implements Operator {
     return bytes;
   }
 
-  private void flush() {
-    if (pendingRows() > 0) {
-      VectorSchemaRoot out = pending.build();
-      context.budget().release(pendingBytes);
-      pendingBytes = 0;
-      sink.accept(out);
-    }
-  }
-
-  private int pendingRows() {
-    return pending == null ? 0 : pending.rowCount();
-  }
-
-  private int half() {
-    return Math.max(1, targetRows / 2);
-  }
-
   @Override
   public void finish(int input) {
     checkInput(input);
     finished = true;
-    flush();
+    output.flush();
   }
 
   @Override
@@ -204,11 +175,7 @@ public final class RepeatRowsOperator implements Operator {
       return;
     }
     closed = true;
-    if (pending != null) {
-      pending.close();
-    }
-    context.budget().release(pendingBytes);
-    pendingBytes = 0;
+    output.close();
   }
 
   private void checkInput(int input) {
