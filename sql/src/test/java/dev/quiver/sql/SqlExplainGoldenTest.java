@@ -62,7 +62,7 @@ class SqlExplainGoldenTest {
     }
   }
 
-  private static void check(String file, String actual) throws IOException {
+  static void check(String file, String actual) throws IOException {
     Path path = DIR.resolve(file);
     if (UPDATE) {
       Files.createDirectories(DIR);
