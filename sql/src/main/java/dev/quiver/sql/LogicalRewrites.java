@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
  * sequence plans each of the 22 queries in well under a second.
  *
  * <ol>
+ *   <li>Untyped NULLs of UNION / INTERSECT / EXCEPT inputs get their column's type ({@link
+ *       UntypedNulls}).
  *   <li>Simple correlated [NOT] EXISTS become semi and anti joins directly ({@link ExistsToJoin}).
  *   <li>Other subqueries become mark / correlate joins, and the top-down decorrelator unnests them
  *       into semi, anti and mark joins (EXISTS, NOT EXISTS, IN, NOT IN with SQL's NULL semantics)
@@ -98,7 +100,8 @@ final class LogicalRewrites {
   private LogicalRewrites() {}
 
   static RelNode apply(RelNode rel) {
-    RelNode withoutSubqueries = run(rel.accept(new ExistsToJoin()), SUBQUERY);
+    RelNode typed = rel.accept(new UntypedNulls());
+    RelNode withoutSubqueries = run(typed.accept(new ExistsToJoin()), SUBQUERY);
     RelNode decorrelated =
         TopDownGeneralDecorrelator.decorrelateQuery(withoutSubqueries, builder(rel));
     RelNode pushed = run(decorrelated.accept(new CommonFactors()), PUSHDOWN);

@@ -320,10 +320,10 @@ final class RelTranslator {
   }
 
   private PlanBuilder aggregate(Aggregate aggregate) {
-    if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-      throw Errors.unsupported("GROUPING SETS / ROLLUP / CUBE");
-    }
     PlanBuilder input = translate(aggregate.getInput());
+    if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+      return GroupingSets.translate(input, aggregate, parallelism); // ROLLUP, CUBE, GROUPING SETS
+    }
     List<Integer> keys = aggregate.getGroupSet().asList();
     List<AggregateCall> calls = new ArrayList<>();
     List<String> names = aggregate.getRowType().getFieldNames();
@@ -358,7 +358,7 @@ final class RelTranslator {
     return input.repartition(Repartition.Scheme.hash(keys), parallelism);
   }
 
-  private static AggregateCall call(
+  static AggregateCall call(
       PlanBuilder input, org.apache.calcite.rel.core.AggregateCall call, String name) {
     if (call.filterArg >= 0 || !call.getCollation().getFieldCollations().isEmpty()) {
       throw Errors.unsupported("aggregate FILTER / WITHIN GROUP in " + call);

@@ -127,8 +127,12 @@ public final class SqlPlanner {
               }
             })
         // No implicit casts between type families: SUM(a VARCHAR) is a type error here, not a
-        // runtime failure on the first non-numeric string.
-        .sqlValidatorConfig(SqlValidator.Config.DEFAULT.withTypeCoercionEnabled(false))
+        // runtime failure on the first non-numeric string. Coercion is on only so that an untyped
+        // NULL (SELECT NULL AS x ... UNION ...) is valid; NoImplicitCasts declines every cast.
+        .sqlValidatorConfig(
+            SqlValidator.Config.DEFAULT
+                .withTypeCoercionEnabled(true)
+                .withTypeCoercionFactory(NoImplicitCasts::new))
         // The reduce rules fold constants only when the cluster's planner has an executor.
         .executor(FoldingExecutor.INSTANCE)
         .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false))

@@ -58,6 +58,11 @@ final class TypeMapping {
         if (name.getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_DAY_TIME) {
           return SqlType.INTERVAL_DAY_TIME;
         }
+        if (name == SqlTypeName.NULL) {
+          // The validator lets an untyped NULL through (see NoImplicitCasts); no column is
+          // NULL-typed.
+          throw Errors.unsupported("an untyped NULL (" + what + "); write CAST(NULL AS <type>)");
+        }
         throw Errors.unsupported("type " + type.getFullTypeString() + " of " + what);
     }
   }

@@ -49,6 +49,28 @@ class SqlPlannerErrorTest {
         .isEqualTo(ErrorCode.INVALID_QUERY);
   }
 
+  /** Type coercion is on only for untyped NULLs (NoImplicitCasts): no cast is ever implied. */
+  @Test
+  void implicitCastsStayOff() {
+    assertThatThrownBy(() -> planner.plan("select n_name from nation where n_nationkey = '1'", 2))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("EQUAL does not accept arguments of types [BIGINT, VARCHAR]");
+    assertThatThrownBy(() -> planner.plan("select n_nationkey + '1' from nation", 2))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("Cannot apply '+' to arguments of type '<BIGINT> + <CHAR(1)>'");
+    assertThatThrownBy(() -> planner.plan("select coalesce(n_name, 1) from nation", 2))
+        .hasMessageContaining("Illegal mixing of types in CASE or COALESCE statement");
+    assertThatThrownBy(() -> planner.plan("select null from nation", 2))
+        .hasMessageContaining("not supported: an untyped NULL")
+        .hasMessageContaining("write CAST(NULL AS <type>)");
+    assertThatThrownBy(
+            () ->
+                planner.plan(
+                    "select n_name from nation union all select n_nationkey from nation", 2))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("Type mismatch in column 1 of UNION ALL");
+  }
+
   @Test
   void unsupportedConstructSaysNotSupported() {
     assertThatThrownBy(

@@ -34,6 +34,20 @@ class SqlPlannerTest {
         .isEqualTo(plain);
   }
 
+  /** TPC-DS q27 and q36 write the rolled-up columns of a hand-made ROLLUP like this. */
+  @Test
+  void anUntypedNullTakesTheTypeOfItsUnionColumn() {
+    PlanNode plan =
+        planner.plan(
+            "select n_name, n_regionkey, 0 as g from nation"
+                + " union all select null as n_name, n_regionkey, 1 as g from nation"
+                + " union all select null, null, 1 from nation",
+            2);
+    assertThat(plan.schema().column(0).type()).isEqualTo(dev.quiver.plan.type.SqlType.VARCHAR);
+    assertThat(plan.schema().column(1).type()).isEqualTo(dev.quiver.plan.type.SqlType.BIGINT);
+    assertThat(plan.schema().column(1).nullable()).isTrue();
+  }
+
   @Test
   void singlePartitionUsesSingleAggregate() {
     String text = explain("select n_regionkey, count(*) from nation group by n_regionkey", 1);

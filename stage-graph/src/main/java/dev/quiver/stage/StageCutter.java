@@ -7,6 +7,7 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.plan.node.Aggregate;
 import dev.quiver.plan.node.Broadcast;
 import dev.quiver.plan.node.Coalesce;
+import dev.quiver.plan.node.Expand;
 import dev.quiver.plan.node.Filter;
 import dev.quiver.plan.node.HashJoin;
 import dev.quiver.plan.node.InputMode;
@@ -128,6 +129,11 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitAggregate(Aggregate node) {
+    return inStage(node);
+  }
+
+  @Override
+  public PlanNode visitExpand(Expand node) {
     return inStage(node);
   }
 

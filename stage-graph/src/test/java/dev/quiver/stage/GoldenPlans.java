@@ -4,6 +4,7 @@ import static dev.quiver.plan.aggregate.AggregateFunction.MAX;
 import static dev.quiver.plan.aggregate.AggregateFunction.SUM;
 import static dev.quiver.plan.aggregate.AggregateMode.FINAL;
 import static dev.quiver.plan.aggregate.AggregateMode.PARTIAL;
+import static dev.quiver.plan.aggregate.AggregateMode.SINGLE;
 import static dev.quiver.plan.expr.Exprs.call;
 import static dev.quiver.plan.expr.Exprs.decimal;
 import static dev.quiver.plan.expr.Exprs.lit;
@@ -59,6 +60,8 @@ final class GoldenPlans {
     plans.put("rewrite_limit_under_union", GoldenPlans::limitUnderUnion);
     plans.put("window_partitioned", GoldenPlans::windowPartitioned);
     plans.put("window_single_partition", GoldenPlans::windowSinglePartition);
+    plans.put("grouping_sets_rollup", GoldenPlans::groupingSetsRollup);
+    plans.put("grouping_sets_hashed_input", GoldenPlans::groupingSetsHashedInput);
     return plans;
   }
 
@@ -105,6 +108,32 @@ final class GoldenPlans {
             WindowCall.ranking(WindowFunction.ROW_NUMBER, "n"),
             WindowCall.of(WindowFunction.COUNT_STAR, keys(), range, "last_week"))
         .build();
+  }
+
+  /**
+   * ROLLUP(o_cust, o_date) of the order totals: each row once per set with a grouping id, PARTIAL
+   * per scan task (seeding the grand total, id 3, so it exists over no rows), shuffled on (keys,
+   * grouping id) so that each set aggregates separately, FINAL.
+   */
+  static PlanNode groupingSetsRollup() {
+    PlanBuilder expand = orders(3).expand(keys(1, 3), List.of(keys(1, 3), keys(1), keys()));
+    List<AggregateCall> calls =
+        List.of(expand.call(SUM, 2, "total"), AggregateCall.countStar("orders"));
+    return expand
+        .aggregate(PARTIAL, keys(1, 3, 4), calls, List.of(3L))
+        .repartition(hash(0, 1, 2), 4)
+        .aggregate(FINAL, keys(1, 3, 4), calls)
+        .build();
+  }
+
+  /**
+   * GROUPING SETS ((o_cust, o_date), (o_cust)) over orders hashed on o_cust: o_cust keeps its value
+   * in every copy, so the Expand stays hash([#1], 4) and one SINGLE aggregate needs no shuffle.
+   */
+  static PlanNode groupingSetsHashedInput() {
+    PlanBuilder expand =
+        orders(3).repartition(hash(1), 4).expand(keys(1, 3), List.of(keys(1, 3), keys(1)));
+    return expand.aggregate(SINGLE, keys(1, 3, 4), expand.call(SUM, 2, "total")).build();
   }
 
   /** Orders with their customer: both sides shuffled on the key into 4 partitions. */

@@ -79,6 +79,11 @@ final class Feed {
     return feed;
   }
 
+  /** Batches of {@code keys} group keys only: groups are added, no call is fed. */
+  static Feed keysOnly(int keys, int calls) {
+    return new Feed(firstColumns(keys), calls);
+  }
+
   private static int[] firstColumns(int count) {
     int[] columns = new int[count];
     Arrays.setAll(columns, i -> i);

@@ -10,10 +10,15 @@ import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.hash.GroupTable;
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateMode;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.apache.arrow.util.AutoCloseables;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -56,6 +61,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * A global aggregate holds one group and never spills; its DISTINCT values cannot spill (there are
  * no keys to partition them by) and fail with MEMORY_BUDGET_EXCEEDED. Spill files are deleted once
  * read, and by {@link #close} whatever happened. Not thread-safe.
+ *
+ * <p>Global grouping sets (under an {@link dev.quiver.operators.expand.ExpandOperator expand}, see
+ * {@link dev.quiver.plan.node.Aggregate#globalSets()}): the last group key is the grouping id, and
+ * the operator starts with one empty group per given id, every other key NULL. Such a group folds
+ * in no row of its own, so it only makes the set's row exist over an empty input (COUNT 0, other
+ * aggregates NULL); rows of that set land in it as in any group.
  */
 public final class HashAggregateOperator implements Operator {
   private final OperatorContext context;
@@ -84,6 +95,21 @@ public final class HashAggregateOperator implements Operator {
       int[] groupKeys,
       List<AggregateCall> calls,
       BatchSink sink) {
+    this(context, input, mode, groupKeys, calls, new long[0], sink);
+  }
+
+  /**
+   * An aggregate that starts with the empty groups of {@code globalSets}, grouping ids in the last
+   * of {@code groupKeys} (a BIGINT; the other keys must be nullable).
+   */
+  public HashAggregateOperator(
+      OperatorContext context,
+      Schema input,
+      AggregateMode mode,
+      int[] groupKeys,
+      List<AggregateCall> calls,
+      long[] globalSets,
+      BatchSink sink) {
     this.context = requireNonNull(context, "context is null");
     this.sink = requireNonNull(sink, "sink is null");
     this.layout = new AggregateLayout(input, mode, groupKeys, calls);
@@ -101,6 +127,55 @@ public final class HashAggregateOperator implements Operator {
     this.globalDistinct = distinct && groupKeys.length == 0;
     this.groups = new GroupStates(context, layout, copy, distinctArguments, description);
     this.feeder = new GroupFeeder(context, groups);
+    if (globalSets.length > 0) {
+      try {
+        seed(globalSets);
+      } catch (RuntimeException | Error e) {
+        groups.close();
+        throw e;
+      }
+    }
+  }
+
+  /** Adds one empty group per grouping id: the id in the last key, NULL in the others. */
+  private void seed(long[] ids) {
+    List<Field> keys = layout.keyFields;
+    if (keys.isEmpty()
+        || !(keys.get(keys.size() - 1).getType() instanceof ArrowType.Int id)
+        || id.getBitWidth() != 64) {
+      throw new IllegalArgumentException(
+          description + ": global grouping sets need a BIGINT grouping id as the last key");
+    }
+    List<FieldVector> vectors = new ArrayList<>(keys.size());
+    try {
+      for (int k = 0; k < keys.size() - 1; k++) {
+        if (!keys.get(k).isNullable()) {
+          throw new IllegalArgumentException(
+              description + ": key " + keys.get(k) + " of a grouping set must be nullable");
+        }
+        FieldVector vector = keys.get(k).createVector(context.allocator());
+        vectors.add(vector);
+        vector.allocateNew();
+        vector.setValueCount(ids.length); // freshly allocated: all NULL
+      }
+      BigIntVector idVector = new BigIntVector(keys.get(keys.size() - 1), context.allocator());
+      vectors.add(idVector);
+      idVector.allocateNew(ids.length);
+      for (int i = 0; i < ids.length; i++) {
+        idVector.set(i, ids[i]);
+      }
+      idVector.setValueCount(ids.length);
+    } catch (RuntimeException | Error e) {
+      AutoCloseables.close(e, vectors);
+      throw e;
+    }
+    try (VectorSchemaRoot seeds = new VectorSchemaRoot(keys, vectors, ids.length)) {
+      QuiverException refused =
+          groups.tryAdd(seeds, Feed.keysOnly(keys.size(), layout.inputColumns.length));
+      if (refused != null) {
+        throw refused;
+      }
+    }
   }
 
   /** The schema of the output batches. */

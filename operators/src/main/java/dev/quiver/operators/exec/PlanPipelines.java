@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.aggregate.HashAggregateOperator;
+import dev.quiver.operators.expand.ExpandOperator;
 import dev.quiver.operators.join.HashJoinOperator;
 import dev.quiver.operators.join.JoinFilter;
 import dev.quiver.operators.join.NestedLoopJoinOperator;
@@ -21,6 +22,7 @@ import dev.quiver.plan.node.Aggregate;
 import dev.quiver.plan.node.Broadcast;
 import dev.quiver.plan.node.Coalesce;
 import dev.quiver.plan.node.DefaultPlanVisitor;
+import dev.quiver.plan.node.Expand;
 import dev.quiver.plan.node.Filter;
 import dev.quiver.plan.node.HashJoin;
 import dev.quiver.plan.node.Limit;
@@ -147,10 +149,25 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
   @Override
   public TaskPipeline.Spec visitAggregate(Aggregate node) {
     int[] keys = node.groupKeys().stream().mapToInt(Integer::intValue).toArray();
+    long[] globalSets = node.globalSets().stream().mapToLong(Long::longValue).toArray();
     return TaskPipeline.operator(
         sink ->
             new HashAggregateOperator(
-                context, node.input().arrowSchema(), node.mode(), keys, node.calls(), sink),
+                context,
+                node.input().arrowSchema(),
+                node.mode(),
+                keys,
+                node.calls(),
+                globalSets,
+                sink),
+        child(node, 0));
+  }
+
+  @Override
+  public TaskPipeline.Spec visitExpand(Expand node) {
+    return TaskPipeline.operator(
+        sink ->
+            new ExpandOperator(context, node.input().arrowSchema(), node.keys(), node.sets(), sink),
         child(node, 0));
   }
 

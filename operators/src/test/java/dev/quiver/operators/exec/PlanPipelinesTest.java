@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.values.ValuesOperator;
+import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateFunction;
 import dev.quiver.plan.aggregate.AggregateMode;
 import dev.quiver.plan.expr.Expr;
@@ -113,6 +114,30 @@ class PlanPipelinesTest {
       actual.put(row.get(0), List.of(row.get(1), row.get(2)));
     }
     assertThat(actual).isEqualTo(expected);
+  }
+
+  @Test
+  void expandUnderASeededAggregateComputesEverySet(BufferAllocator allocator) {
+    PlanBuilder expand =
+        PlanBuilder.from(input(0)).expand(keys(1, 2), List.of(keys(1, 2), keys(1), keys()));
+    PlanNode plan =
+        expand
+            .aggregate(
+                AggregateMode.SINGLE,
+                keys(1, 2, 3),
+                List.of(AggregateCall.countStar("n"), expand.call(AggregateFunction.SUM, 0, "ids")),
+                List.of(3L))
+            .build();
+    // Over no rows only the grand total (grouping id 3) has its row.
+    assertThat(run(plan, List.of(List.of()), allocator))
+        .containsExactly(Arrays.asList(null, null, 3L, 0L, null));
+    List<List<Object>> output = run(plan, List.of(rows(0, 100)), allocator);
+    assertThat(output)
+        .filteredOn(row -> row.get(2).equals(3L))
+        .containsExactly(Arrays.asList(null, null, 3L, 100L, 4950L));
+    // k: 5 values and NULL; (k, s): the same 6 groups, s follows k.
+    assertThat(output).filteredOn(row -> row.get(2).equals(1L)).hasSize(6);
+    assertThat(output).filteredOn(row -> row.get(2).equals(0L)).hasSize(6);
   }
 
   @Test

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateMode;
+import dev.quiver.plan.type.SqlType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,6 +27,13 @@ import org.apache.arrow.vector.types.pojo.Field;
  * input is read by position. A FINAL or SINGLE aggregate over more than one partition needs every
  * row of a group in one partition: its input must be hash-partitioned on (a subset of) its group
  * keys, and a global aggregate (no keys) needs a single partition.
+ *
+ * <p>Under an {@link Expand}, the last group key is the grouping id and {@link #globalSets()} are
+ * the ids of empty grouping sets ({@code ()}, the grand total of ROLLUP and CUBE): a PARTIAL or
+ * SINGLE aggregate starts with one empty group per id (the other keys NULL), so such a set yields
+ * its one row also over an empty input, as a global aggregate does. Only the PARTIALs seed (their
+ * FINAL merges the seeds into one row per id); a SINGLE that seeds must run in one partition, or
+ * each partition would emit the row.
  */
 public final class Aggregate extends PlanNode {
   private static final long serialVersionUID = 1L;
@@ -33,9 +41,20 @@ public final class Aggregate extends PlanNode {
   private final AggregateMode mode;
   private final List<Integer> groupKeys;
   private final List<AggregateCall> calls;
+  private final List<Long> globalSets;
 
   public Aggregate(
       PlanNode input, AggregateMode mode, List<Integer> groupKeys, List<AggregateCall> calls) {
+    this(input, mode, groupKeys, calls, List.of());
+  }
+
+  /** An aggregate that seeds one empty group per grouping id of {@code globalSets}. */
+  public Aggregate(
+      PlanNode input,
+      AggregateMode mode,
+      List<Integer> groupKeys,
+      List<AggregateCall> calls,
+      List<Long> globalSets) {
     super(
         List.of(requireNonNull(input, "input is null")),
         schema(input, mode, groupKeys, calls),
@@ -44,6 +63,36 @@ public final class Aggregate extends PlanNode {
     this.mode = mode;
     this.groupKeys = List.copyOf(groupKeys);
     this.calls = List.copyOf(calls);
+    this.globalSets = List.copyOf(requireNonNull(globalSets, "globalSets is null"));
+    checkGlobalSets(input, mode, this.groupKeys, this.globalSets);
+  }
+
+  private static void checkGlobalSets(
+      PlanNode input, AggregateMode mode, List<Integer> groupKeys, List<Long> globalSets) {
+    if (globalSets.isEmpty()) {
+      return;
+    }
+    String node = "Aggregate[" + mode + "]";
+    PlanChecks.check(
+        mode != AggregateMode.FINAL,
+        node,
+        "global grouping sets are seeded by the PARTIAL aggregates; the FINAL merges them");
+    PlanChecks.check(
+        mode != AggregateMode.SINGLE || input.partitions() == 1,
+        node,
+        "seeds global grouping sets "
+            + globalSets
+            + " in each of its "
+            + input.partitions()
+            + " partitions: coalesce its input to 1 or aggregate in two phases");
+    PlanChecks.check(!groupKeys.isEmpty(), node, "global grouping sets need a grouping id key");
+    Column id = input.schema().column(groupKeys.get(groupKeys.size() - 1));
+    PlanChecks.check(
+        id.type().equals(SqlType.BIGINT) && !id.nullable(),
+        node,
+        "the last group key is the grouping id of global grouping sets and must be BIGINT NOT"
+            + " NULL, not "
+            + id);
   }
 
   private static RowSchema schema(
@@ -158,6 +207,11 @@ public final class Aggregate extends PlanNode {
     return calls;
   }
 
+  /** The grouping ids whose empty group exists before any input; see the class comment. */
+  public List<Long> globalSets() {
+    return globalSets;
+  }
+
   @Override
   public <R> R accept(PlanVisitor<R> visitor) {
     return visitor.visitAggregate(this);
@@ -165,7 +219,9 @@ public final class Aggregate extends PlanNode {
 
   @Override
   public PlanNode withChildren(List<PlanNode> children) {
-    return sameChildren(children) ? this : new Aggregate(children.get(0), mode, groupKeys, calls);
+    return sameChildren(children)
+        ? this
+        : new Aggregate(children.get(0), mode, groupKeys, calls, globalSets);
   }
 
   /** {@code Aggregate[PARTIAL, keys=[#1], calls=[sum(#2) AS total, count(*) AS n]]}. */
@@ -177,6 +233,7 @@ public final class Aggregate extends PlanNode {
         + Partitioning.columns(groupKeys)
         + ", calls="
         + calls.stream().map(c -> c + " AS " + c.name()).collect(Collectors.joining(", ", "[", "]"))
+        + (globalSets.isEmpty() ? "" : ", global sets=" + globalSets)
         + "]";
   }
 }

@@ -34,6 +34,11 @@ public abstract class DefaultPlanVisitor<R> implements PlanVisitor<R> {
   }
 
   @Override
+  public R visitExpand(Expand node) {
+    return visitDefault(node);
+  }
+
+  @Override
   public R visitHashJoin(HashJoin node) {
     return visitDefault(node);
   }

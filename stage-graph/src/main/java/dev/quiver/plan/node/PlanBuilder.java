@@ -129,6 +129,23 @@ public final class PlanBuilder {
     return aggregate(mode, groupKeys, List.of(calls));
   }
 
+  /** An aggregate that seeds the empty groups of {@code globalSets} ({@link Aggregate}). */
+  public PlanBuilder aggregate(
+      AggregateMode mode,
+      List<Integer> groupKeys,
+      List<AggregateCall> calls,
+      List<Long> globalSets) {
+    return new PlanBuilder(new Aggregate(node, mode, groupKeys, calls, globalSets));
+  }
+
+  /**
+   * Each row once per grouping set, the keys outside the set NULL, plus a grouping id column
+   * ({@link Expand}).
+   */
+  public PlanBuilder expand(List<Integer> keys, List<List<Integer>> sets) {
+    return new PlanBuilder(new Expand(node, keys, sets));
+  }
+
   /** This plan (the probe side) joined with {@code build} on equal keys. */
   public PlanBuilder hashJoin(
       JoinType type,

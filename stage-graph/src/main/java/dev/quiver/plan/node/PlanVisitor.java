@@ -15,6 +15,8 @@ public interface PlanVisitor<R> {
 
   R visitAggregate(Aggregate node);
 
+  R visitExpand(Expand node);
+
   R visitHashJoin(HashJoin node);
 
   R visitNestedLoopJoin(NestedLoopJoin node);
