@@ -47,12 +47,12 @@ class TpcdsRollupPlanTest {
         "18|",
         "22|",
         "27|",
-        "36|not supported: window functions",
-        "67|not supported: window functions",
-        "70|not supported: window functions",
+        "36|",
+        "67|",
+        "70|",
         "77|",
         "80|No match found for function signature concat",
-        "86|not supported: window functions"
+        "86|"
       })
   void plansOrNamesTheMissingFeature(String query, String missing) throws IOException {
     String sql = read("/grouping_sets/tpcds_q" + query + ".sql");
@@ -62,7 +62,7 @@ class TpcdsRollupPlanTest {
       assertThat(missing).as("q%s plans", query).isNull();
       String stages = StagePlanner.withDefaultRewrites().plan(plan).explain();
       assertThat(stages).contains("Stage");
-      if (!query.equals("27")) {
+      if (!query.equals("27") && !query.equals("36")) { // these two write their ROLLUP as a UNION
         assertThat(PlanPrinter.explain(plan)).contains("Expand[");
       }
     } catch (RuntimeException e) {
