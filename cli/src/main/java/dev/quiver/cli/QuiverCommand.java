@@ -23,7 +23,9 @@ import picocli.CommandLine.Spec;
  *   quiver sql       run a query over files          (SqlCommand)
  *   quiver explain   show a query's stages           (ExplainCommand)
  *   quiver tpch      run TPC-H queries               (TpchRunCommand)
+ *   quiver tpcds     run TPC-DS queries              (TpcdsRunCommand)
  *   quiver gen tpch  generate TPC-H data             (GenTpchCommand)
+ *   quiver gen tpcds generate TPC-DS data            (GenTpcdsCommand)
  *   quiver demo      the demonstration job           (DemoCommand)
  * </pre>
  */
@@ -36,6 +38,7 @@ import picocli.CommandLine.Spec;
       SqlCommand.class,
       ExplainCommand.class,
       TpchRunCommand.class,
+      TpcdsRunCommand.class,
       GenCommand.class,
       DemoCommand.class,
       HelpCommand.class

@@ -2,17 +2,32 @@ package dev.quiver.cli;
 
 import dev.quiver.cli.format.ResultFormat;
 import dev.quiver.flink.session.QuiverSession;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code quiver sql}: runs one query over files and prints its result. */
+/**
+ * {@code quiver sql}: runs one query over files and prints its result; with {@code --output-dir
+ * DIR}, runs each {@code -f FILE} in turn in one session and writes {@code DIR/<file>.csv} (or
+ * {@code .jsonl}, {@code .txt}), or {@code DIR/<file>.err} with the one-line error of a query that
+ * failed, and goes on with the next.
+ */
 @Command(
     name = "sql",
     mixinStandardHelpOptions = true,
@@ -22,7 +37,8 @@ import picocli.CommandLine.Spec;
     footer = {
       "  quiver sql --table orders=data/orders.parquet \\",
       "      \"SELECT o_orderstatus, count(*) FROM orders GROUP BY o_orderstatus\"",
-      "  quiver sql --catalog ~/.cache/quiver/tpch-sf0.1 --format csv -f q1.sql >q1.csv"
+      "  quiver sql --catalog ~/.cache/quiver/tpch-sf0.1 --format csv -f q1.sql >q1.csv",
+      "  quiver sql --catalog DIR -f a.sql -f b.sql --output-dir out/   writes out/a.csv, out/b.csv"
     })
 final class SqlCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -32,10 +48,10 @@ final class SqlCommand implements Callable<Integer> {
   @Option(
       names = "--format",
       paramLabel = "FORMAT",
-      defaultValue = "table",
       description =
           "table (aligned columns, the default; holds the whole result in memory), csv (RFC"
-              + " 4180 with a header) or json (JSON Lines: one object per row).")
+              + " 4180 with a header; the default with --output-dir) or json (JSON Lines: one"
+              + " object per row).")
   ResultFormat format;
 
   @Option(
@@ -43,6 +59,15 @@ final class SqlCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description = "Write the result to FILE (replaced only when complete) instead of stdout.")
   Path output;
+
+  @Option(
+      names = "--output-dir",
+      paramLabel = "DIR",
+      description =
+          "Run every -f FILE in turn and write each result to DIR/<FILE's name>.csv (.jsonl,"
+              + " .txt), or its one-line error to DIR/<name>.err and go on; exit status 1 if any"
+              + " failed.")
+  Path outputDir;
 
   @Mixin SessionOptions session;
 
@@ -52,6 +77,9 @@ final class SqlCommand implements Callable<Integer> {
   @SuppressWarnings("try") // the guard is held for the query: it cancels the job on Ctrl-C
   @Override
   public Integer call() throws Exception {
+    if (outputDir != null) {
+      return runFiles();
+    }
     String sql = query.read(spec.commandLine(), System.in);
     boolean verbose = Errors.verbose(spec.root().commandLine().getParseResult());
     long start = System.nanoTime();
@@ -63,7 +91,8 @@ final class SqlCommand implements Callable<Integer> {
       try (ResultOutput out = ResultOutput.of(output, spec.commandLine().getOut());
           Progress progress =
               Progress.start(spec.commandLine().getErr(), Terminal.interactive(), "query")) {
-        rows = ResultStreaming.run(quiver, sql, format.writer(out.writer()), out, progress);
+        ResultFormat chosen = format == null ? ResultFormat.TABLE : format;
+        rows = ResultStreaming.run(quiver, sql, chosen.writer(out.writer()), out, progress);
         out.commit();
       }
       if (verbose) {
@@ -79,5 +108,97 @@ final class SqlCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /** {@code --output-dir}: every file's query in one session, a result or error file for each. */
+  @SuppressWarnings("try") // the guard is held for the queries: it cancels the job on Ctrl-C
+  private int runFiles() throws IOException {
+    Map<String, String> names = names();
+    ResultFormat chosen = format == null ? ResultFormat.CSV : format;
+    PrintWriter stdout = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    boolean verbose = Errors.verbose(spec.root().commandLine().getParseResult());
+    List<String> failed = new ArrayList<>();
+    Files.createDirectories(outputDir);
+    try (QuiverSession quiver = session.open();
+        CancelOnExit exit = CancelOnExit.guard(quiver, err)) {
+      tables.register(quiver);
+      for (Map.Entry<String, String> file : names.entrySet()) {
+        Path result = outputDir.resolve(file.getValue() + extension(chosen));
+        Path error = outputDir.resolve(file.getValue() + ".err");
+        long start = System.nanoTime();
+        try (ResultOutput out = ResultOutput.file(result);
+            Progress progress = Progress.start(err, Terminal.interactive(), file.getKey())) {
+          String sql = QueryInput.readFile(file.getKey());
+          long rows = ResultStreaming.run(quiver, sql, chosen.writer(out.writer()), out, progress);
+          out.commit();
+          Files.deleteIfExists(error);
+          stdout.printf(
+              Locale.ROOT,
+              "%s: %d rows in %.3f s -> %s%n",
+              file.getKey(),
+              rows,
+              (System.nanoTime() - start) / 1e9,
+              result);
+        } catch (RuntimeException e) {
+          if (CancelOnExit.cancelling()) {
+            throw e;
+          }
+          failed.add(file.getKey());
+          String message = Errors.message(e);
+          Files.deleteIfExists(result); // a result of an earlier run would look like this one's
+          Files.writeString(error, message + "\n", StandardCharsets.UTF_8);
+          err.println("quiver: " + file.getKey() + ": " + message);
+          if (verbose) {
+            e.printStackTrace(err);
+          }
+          err.flush();
+          stdout.printf(Locale.ROOT, "%s: FAILED -> %s%n", file.getKey(), error);
+        }
+        stdout.flush();
+      }
+    }
+    if (!failed.isEmpty()) {
+      throw new CliException(
+          failed.size() + " of " + names.size() + " queries failed: " + String.join(", ", failed));
+    }
+    return 0;
+  }
+
+  /** Each query file and the name of its output (the file name without .sql), in order. */
+  private Map<String, String> names() {
+    if (output != null) {
+      throw new ParameterException(
+          spec.commandLine(), "--output and --output-dir exclude each other");
+    }
+    if (query.files.isEmpty()) {
+      throw new ParameterException(
+          spec.commandLine(), "--output-dir runs query files: give -f FILE");
+    }
+    Map<String, String> names = new LinkedHashMap<>();
+    Map<String, String> byName = new HashMap<>();
+    for (String file : query.files) {
+      if (file.equals("-")) {
+        throw new ParameterException(
+            spec.commandLine(), "--output-dir needs query files, not standard input");
+      }
+      String name = Path.of(file).getFileName().toString().replaceFirst("(?i)\\.sql$", "");
+      String other = byName.put(name.toLowerCase(Locale.ROOT), file);
+      if (other != null) {
+        throw new ParameterException(
+            spec.commandLine(),
+            other + " and " + file + " would both write " + name + ".* in --output-dir");
+      }
+      names.put(file, name);
+    }
+    return names;
+  }
+
+  private static String extension(ResultFormat format) {
+    return switch (format) {
+      case CSV -> ".csv";
+      case JSON -> ".jsonl";
+      case TABLE -> ".txt";
+    };
   }
 }

@@ -27,12 +27,17 @@ final class TpchData {
 
   /** The cache directory of scale factor {@code scale}. */
   static Path defaultDir(double scale, Map<String, String> env, String userHome) {
+    return cacheRoot(env, userHome).resolve("tpch-sf" + scaleText(scale));
+  }
+
+  /** {@code $XDG_CACHE_HOME/quiver} if set (and absolute), else {@code ~/.cache/quiver}. */
+  static Path cacheRoot(Map<String, String> env, String userHome) {
     String xdg = env.get("XDG_CACHE_HOME");
     Path cache =
         xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()
             ? Path.of(xdg)
             : Path.of(userHome, ".cache");
-    return cache.resolve("quiver").resolve("tpch-sf" + scaleText(scale));
+    return cache.resolve("quiver");
   }
 
   /** {@code 0.1}, {@code 1}, {@code 10}: the scale factor without trailing zeros or exponent. */

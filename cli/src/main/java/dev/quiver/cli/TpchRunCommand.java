@@ -1,17 +1,13 @@
 package dev.quiver.cli;
 
-import dev.quiver.cli.format.ResultFormat;
-import dev.quiver.cli.format.TextTable;
 import dev.quiver.cli.tpch.TpchCatalog;
 import dev.quiver.cli.tpch.TpchQueries;
 import dev.quiver.flink.session.QuiverSession;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,9 +47,6 @@ import picocli.CommandLine.Spec;
       "  quiver tpch --sf 0.01 --queries 1 --out results/   writes results/q01.csv"
     })
 final class TpchRunCommand implements Callable<Integer> {
-  private static final boolean[] RIGHT = {false, true, true};
-  private static final int[] WIDTHS = {5, 8, 8};
-
   @Spec CommandSpec spec;
 
   @Option(
@@ -129,10 +122,9 @@ final class TpchRunCommand implements Callable<Integer> {
           quiver.parallelism(),
           session.cluster == null ? "local MiniCluster" : "cluster " + session.cluster,
           dir);
-      stdout.print(line("query", "rows", "seconds"));
-      stdout.print(TextTable.separator(WIDTHS));
-      stdout.flush();
-      failed = runAll(quiver, queries, stdout, err, interactive, verbose);
+      failed =
+          new QueryRuns(quiver, TpchQueries::text, out, stdout, err, interactive, verbose)
+              .runAll(queries);
     }
     if (!failed.isEmpty()) {
       throw new CliException(
@@ -145,106 +137,8 @@ final class TpchRunCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Runs the queries, printing a row for each and then the total; returns the failed ones. */
-  private List<String> runAll(
-      QuiverSession quiver,
-      List<Integer> queries,
-      PrintWriter stdout,
-      PrintWriter err,
-      boolean interactive,
-      boolean verbose)
-      throws IOException {
-    List<String> failed = new ArrayList<>();
-    long totalRows = 0;
-    double totalSeconds = 0;
-    try (Progress progress = Progress.start(err, interactive, "")) {
-      for (int i = 0; i < queries.size(); i++) {
-        String name = String.format(Locale.ROOT, "q%02d", queries.get(i));
-        progress.restart(String.format(Locale.ROOT, "%s (%d/%d)", name, i + 1, queries.size()));
-        long start = System.nanoTime();
-        String rows;
-        try {
-          long count = run(quiver, queries.get(i), name, progress);
-          totalRows += count;
-          rows = Long.toString(count);
-        } catch (RuntimeException | IOException e) {
-          failed.add(name);
-          rows = "FAILED";
-          progress.quiet(
-              () -> {
-                err.println("quiver: " + name + ": " + Errors.message(e));
-                if (verbose) {
-                  e.printStackTrace(err);
-                }
-                err.flush();
-              });
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        totalSeconds += seconds;
-        String row = line(name, rows, String.format(Locale.ROOT, "%.3f", seconds));
-        progress.quiet(
-            () -> {
-              stdout.print(row);
-              stdout.flush();
-            });
-      }
-    }
-    stdout.print(TextTable.separator(WIDTHS));
-    stdout.print(
-        line("total", Long.toString(totalRows), String.format(Locale.ROOT, "%.3f", totalSeconds)));
-    stdout.flush();
-    return failed;
-  }
-
-  private long run(QuiverSession quiver, int query, String name, Progress progress)
-      throws IOException {
-    String sql = TpchQueries.text(query);
-    if (out == null) {
-      return ResultStreaming.run(quiver, sql, null, null, progress);
-    }
-    try (ResultOutput file = ResultOutput.file(out.resolve(name + ".csv"))) {
-      long rows =
-          ResultStreaming.run(quiver, sql, ResultFormat.CSV.writer(file.writer()), file, progress);
-      file.commit();
-      return rows;
-    }
-  }
-
-  private static String line(String query, String rows, String seconds) {
-    return TextTable.line(new String[] {query, rows, seconds}, WIDTHS, RIGHT);
-  }
-
   /** {@code all}, or numbers and ranges {@code 1,3,5-7}, each in 1..22; sorted, no repeats. */
   static List<Integer> parseQueries(String text) {
-    if (text.strip().equalsIgnoreCase("all")) {
-      return TpchQueries.all();
-    }
-    TreeSet<Integer> numbers = new TreeSet<>();
-    for (String part : text.split(",", -1)) {
-      String item = part.strip();
-      int dash = item.indexOf('-', 1);
-      int from = number(dash < 0 ? item : item.substring(0, dash), text);
-      int to = dash < 0 ? from : number(item.substring(dash + 1), text);
-      if (to < from) {
-        throw new IllegalArgumentException("empty range " + item + " in '" + text + "'");
-      }
-      for (int q = from; q <= to; q++) {
-        numbers.add(q);
-      }
-    }
-    return List.copyOf(numbers);
-  }
-
-  private static int number(String text, String list) {
-    try {
-      int q = Integer.parseInt(text.strip());
-      if (q >= 1 && q <= TpchQueries.COUNT) {
-        return q;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(
-        "expected all or query numbers 1 to 22 like 1,3,5-7, not '" + list + "'");
+    return QueryNumbers.parse(text, TpchQueries.COUNT);
   }
 }

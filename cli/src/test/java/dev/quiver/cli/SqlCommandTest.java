@@ -176,6 +176,75 @@ class SqlCommandTest {
     assertThat(output.resolveSibling(".failed.csv.tmp")).doesNotExist();
   }
 
+  @Test
+  void severalFilesRunInOneSessionEachIntoItsOwnFileAndAFailureDoesNotStopTheOthers()
+      throws IOException {
+    Path queries = Files.createDirectories(dir.resolve("queries"));
+    Files.writeString(queries.resolve("a.sql"), "SELECT id FROM t ORDER BY id");
+    Files.writeString(queries.resolve("b.sql"), "SELECT id / (id - id) FROM t");
+    Files.writeString(queries.resolve("c.sql"), "SELECT count(*) AS n FROM t");
+    Path out = dir.resolve("results");
+    Files.createDirectories(out);
+    Files.writeString(out.resolve("b.csv"), "an answer of an earlier run\n");
+    Files.writeString(out.resolve("c.err"), "an error of an earlier run\n");
+
+    Cli.Run run =
+        Cli.run(
+            "sql",
+            "--catalog",
+            dir.resolve("catalog").toString(),
+            "-f",
+            queries.resolve("a.sql").toString(),
+            "-f",
+            queries.resolve("b.sql").toString(),
+            "-f",
+            queries.resolve("c.sql").toString(),
+            "-f",
+            queries.resolve("missing.sql").toString(),
+            "--output-dir",
+            out.toString());
+
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(Files.readString(out.resolve("a.csv"))).isEqualTo("id\n1\n2\n3\n");
+    assertThat(Files.readString(out.resolve("c.csv"))).isEqualTo("n\n3\n");
+    assertThat(Files.readString(out.resolve("b.err")))
+        .startsWith("[DIVISION_BY_ZERO]")
+        .endsWith("\n")
+        .hasLineCount(1);
+    assertThat(Files.readString(out.resolve("missing.err")))
+        .isEqualTo("query file " + queries.resolve("missing.sql") + " does not exist\n");
+    assertThat(out.resolve("b.csv")).doesNotExist(); // not the earlier run's answer
+    assertThat(out.resolve("c.err")).doesNotExist();
+    try (var files = Files.list(out)) {
+      assertThat(files.map(f -> f.getFileName().toString()).sorted())
+          .containsExactly("a.csv", "b.err", "c.csv", "missing.err");
+    }
+    assertThat(run.out())
+        .containsPattern("a\\.sql: 3 rows in \\d+\\.\\d{3} s -> " + out.resolve("a.csv"))
+        .contains("b.sql: FAILED -> " + out.resolve("b.err"));
+    assertThat(run.err())
+        .contains("quiver: " + queries.resolve("b.sql") + ": [DIVISION_BY_ZERO]")
+        .endsWith(
+            "quiver: 2 of 4 queries failed: "
+                + queries.resolve("b.sql")
+                + ", "
+                + queries.resolve("missing.sql")
+                + "\n");
+  }
+
+  @Test
+  void severalFilesNeedAnOutputDirectoryOfDistinctNames() {
+    Cli.Run two = Cli.run("sql", "-t", "t=" + file, "-f", "a.sql", "-f", "b.sql");
+    assertThat(two.status()).isEqualTo(2);
+    assertThat(two.err()).contains("--output-dir").hasLineCount(1);
+    Cli.Run same = Cli.run("sql", "-f", "x/q.sql", "-f", "y/q.sql", "--output-dir", dir.toString());
+    assertThat(same.status()).isEqualTo(2);
+    assertThat(same.err()).contains("x/q.sql and y/q.sql would both write q.*");
+    Cli.Run text = Cli.run("sql", "--output-dir", dir.toString(), "SELECT 1");
+    assertThat(text.status()).isEqualTo(2);
+    assertThat(text.err()).contains("give -f FILE");
+  }
+
   /** An Arrow reader of one batch, which it moves into its root and closes. */
   private static final class OneBatchReader extends ArrowReader {
     private final Schema schema;

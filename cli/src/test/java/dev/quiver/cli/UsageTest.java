@@ -55,7 +55,11 @@ class UsageTest {
     Cli.Run queries = Cli.run("tpch", "--queries", "1,23");
     assertThat(queries.status()).isEqualTo(2);
     assertThat(queries.err()).contains("--queries", "1 to 22");
+    Cli.Run tpcds = Cli.run("tpcds", "--queries", "100");
+    assertThat(tpcds.status()).isEqualTo(2);
+    assertThat(tpcds.err()).contains("--queries", "1 to 99");
     assertThat(Cli.run("gen", "tpch", "--out", "x").err()).contains("'--sf=SF'");
+    assertThat(Cli.run("gen", "tpcds", "--sf", "0", "--out", "x").err()).contains("--sf must be");
     assertThat(Cli.run("gen").status()).isEqualTo(2);
   }
 

@@ -1,0 +1,69 @@
+package dev.quiver.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.cli.tpcds.TpcdsSchemas;
+import dev.quiver.formats.BatchFileWriter;
+import dev.quiver.formats.FileFormat;
+import dev.quiver.operators.memory.Allocators;
+import dev.quiver.testing.ArrowLeakCheck;
+import io.trino.tpcds.Table;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.arrow.memory.BufferAllocator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code quiver tpcds --data DIR} on a folder of the 24 tables (empty here: the answers are checked
+ * against DuckDB by TpcdsQueriesTest), a query that runs and one that fails.
+ */
+@ExtendWith(ArrowLeakCheck.class)
+class TpcdsRunCommandTest {
+  @Test
+  void runsTheQueriesOnAGivenFolderAndGoesOnAfterAFailure(@TempDir Path dir) throws Exception {
+    Path data = dir.resolve("tpcds");
+    try (BufferAllocator allocator = Allocators.newChild("empty tpcds")) {
+      for (Table table : TpcdsSchemas.tables()) {
+        Path file = data.resolve(table.getName()).resolve("part-0.parquet");
+        try (BatchFileWriter writer =
+            BatchFileWriter.open(file, FileFormat.PARQUET, TpcdsSchemas.schema(table), allocator)) {
+          writer.commit(); // no rows: a file with the schema
+        }
+      }
+    }
+    Path out = dir.resolve("results");
+
+    Cli.Run run =
+        Cli.run(
+            "tpcds",
+            "--data",
+            data.toString(),
+            "--queries",
+            "8,3",
+            "--parallelism",
+            "1",
+            "--out",
+            out.toString());
+
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(run.out())
+        .startsWith("TPC-DS data, parallelism 1, local MiniCluster, data " + data + "\n\n")
+        .containsPattern(
+            "query \\|     rows \\|  seconds\n"
+                + "------\\+----------\\+---------\n"
+                + "q03   \\|        0 \\| +\\d+\\.\\d{3}\n"
+                + "q08   \\|   FAILED \\| +\\d+\\.\\d{3}\n"
+                + "------\\+----------\\+---------\n"
+                + "total \\|        0 \\| +\\d+\\.\\d{3}\n$");
+    assertThat(run.err())
+        .isEqualTo(
+            "quiver: q08: [UNSUPPORTED_FEATURE] not supported: INTERSECT\n"
+                + "quiver: 1 of 2 queries failed: q08\n");
+    assertThat(Files.readString(out.resolve("q03.csv")))
+        .isEqualTo("d_year,brand_id,brand,sum_agg\n");
+    assertThat(out.resolve("q08.csv")).doesNotExist();
+    assertThat(data.resolve("_SUCCESS")).doesNotExist(); // used as it is, nothing generated
+  }
+}
