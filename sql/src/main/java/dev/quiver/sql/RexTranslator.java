@@ -73,6 +73,12 @@ final class RexTranslator {
       case PLUS_PREFIX:
         return translate(call.getOperands().get(0));
       case CAST:
+        if (RexUtil.isNullabilityCast(rexBuilder.getTypeFactory(), call)) {
+          // Calcite's cast to the type it already has, for nullability only (e.g. above a window
+          // call whose frame always holds the current row): to Quiver, where a column's type is its
+          // own (AVG / SUM over a window: the aggregate types), it would be a real cast.
+          return translate(call.getOperands().get(0));
+        }
         return Exprs.cast(
             translate(call.getOperands().get(0)),
             TypeMapping.fromCalcite(call.getType(), call.toString()));

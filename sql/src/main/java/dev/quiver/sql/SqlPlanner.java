@@ -136,6 +136,9 @@ public final class SqlPlanner {
         // The reduce rules fold constants only when the cluster's planner has an executor.
         .executor(FoldingExecutor.INSTANCE)
         .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false))
+        // AVG and SUM over a window stay AVG and SUM: the window operator's own, with the types of
+        // the aggregate functions.
+        .convertletTable(WindowConvertlets.INSTANCE)
         .build();
   }
 
