@@ -8,6 +8,8 @@ import java.util.Optional;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.SchemaPlus;
@@ -124,6 +126,19 @@ public final class SqlPlanner {
               @Override
               public boolean shouldConvertRaggedUnionTypesToVarying() {
                 return true;
+              }
+
+              // SUM and AVG typed as Quiver's aggregate and window operators type them, so that
+              // what Calcite derives from them (a UNION's column type, a CAST) agrees.
+              @Override
+              public RelDataType deriveSumType(RelDataTypeFactory factory, RelDataType argument) {
+                return AggregateTypes.sum(factory, argument);
+              }
+
+              @Override
+              public RelDataType deriveAvgAggType(
+                  RelDataTypeFactory factory, RelDataType argument) {
+                return AggregateTypes.avg(factory, argument);
               }
             })
         // No implicit casts between type families: SUM(a VARCHAR) is a type error here, not a

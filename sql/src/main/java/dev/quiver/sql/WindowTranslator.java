@@ -197,7 +197,7 @@ final class WindowTranslator {
       case COUNT:
         return operands.isEmpty() ? WindowFunction.COUNT_STAR : WindowFunction.COUNT;
       case SUM:
-      case SUM0: // Calcite writes SUM(x) OVER w as CASE WHEN COUNT(x) > 0 THEN $SUM0(x) END
+      case SUM0: // WindowConvertlets keeps SUM as SUM; $SUM0 only if a rule makes one
         return WindowFunction.SUM;
       case AVG:
         return WindowFunction.AVG;

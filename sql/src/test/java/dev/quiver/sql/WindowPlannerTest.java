@@ -51,6 +51,15 @@ class WindowPlannerTest {
   }
 
   @Test
+  void aUnionTypesAnAverageOfIntegersAsADouble() {
+    PlanNode plan =
+        plan(
+            "select avg(n_nationkey) over (partition by n_regionkey) from nation"
+                + " union all select 1 from nation");
+    assertThat(plan.schema().column(0).type()).isEqualTo(SqlType.DOUBLE);
+  }
+
+  @Test
   void aggregateAvgIsUnchanged() {
     PlanNode plan = plan("select n_regionkey, avg(n_nationkey) from nation group by n_regionkey");
     assertThat(plan.schema().column(1).type()).isEqualTo(SqlType.DOUBLE);
