@@ -377,6 +377,13 @@ final class RelTranslator {
           case AVG -> AggregateFunction.AVG;
           case MIN -> AggregateFunction.MIN;
           case MAX -> AggregateFunction.MAX;
+          // Kept intact by the converter (no AggregateReduceFunctionsRule): Welford states, not
+          // SUM(x * x) - SUM(x)², which cancels catastrophically. STDDEV and VARIANCE are the
+          // sample forms.
+          case STDDEV_SAMP -> AggregateFunction.STDDEV_SAMP;
+          case STDDEV_POP -> AggregateFunction.STDDEV_POP;
+          case VAR_SAMP -> AggregateFunction.VAR_SAMP;
+          case VAR_POP -> AggregateFunction.VAR_POP;
           // Any value of the group is a correct answer, and MIN has mergeable partial state.
           // (The validator emits ANY_VALUE for a selected GROUP BY expression under Babel.)
           case ANY_VALUE -> AggregateFunction.MIN;

@@ -35,6 +35,17 @@ final class Accumulators {
             break;
         }
         break;
+      case VAR_SAMP:
+      case VAR_POP:
+      case STDDEV_SAMP:
+      case STDDEV_POP:
+        boolean sample =
+            function == AggregateFunction.VAR_SAMP || function == AggregateFunction.STDDEV_SAMP;
+        boolean root =
+            function == AggregateFunction.STDDEV_SAMP || function == AggregateFunction.STDDEV_POP;
+        int decimalScale =
+            type instanceof ArrowType.Decimal ? ((ArrowType.Decimal) type).getScale() : -1;
+        return new VarianceAccumulator(sample, root, decimalScale, reservation, scratch);
       case MIN:
       case MAX:
         switch (type.getTypeID()) {

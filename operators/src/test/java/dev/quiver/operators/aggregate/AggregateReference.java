@@ -5,6 +5,7 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateFunction;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -77,6 +78,8 @@ final class AggregateReference {
     double doubleSum;
     BigDecimal decimalSum = BigDecimal.ZERO;
     Object extreme;
+    double mean;
+    double m2;
 
     State(AggregateCall call) {
       this.call = call;
@@ -102,6 +105,15 @@ final class AggregateReference {
             }
           }
           break;
+        case VAR_SAMP:
+        case VAR_POP:
+        case STDDEV_SAMP:
+        case STDDEV_POP:
+          double x = toDouble(value);
+          double delta = x - mean;
+          mean += delta / count;
+          m2 += delta * (x - mean);
+          break;
         case MIN:
         case MAX:
           int sign = call.function() == AggregateFunction.MAX ? 1 : -1;
@@ -126,6 +138,19 @@ final class AggregateReference {
         default:
           break;
       }
+      if (call.function().isVariance()) {
+        boolean sample =
+            call.function() == AggregateFunction.VAR_SAMP
+                || call.function() == AggregateFunction.STDDEV_SAMP;
+        if (count < (sample ? 2 : 1)) {
+          return null;
+        }
+        double variance = Math.max(0.0, m2) / (sample ? count - 1 : count);
+        boolean root =
+            call.function() == AggregateFunction.STDDEV_SAMP
+                || call.function() == AggregateFunction.STDDEV_POP;
+        return root ? Math.sqrt(variance) : variance;
+      }
       if (count == 0) {
         return null;
       }
@@ -149,6 +174,17 @@ final class AggregateReference {
       }
       return average ? (Object) ((double) longSum / count) : (Object) longSum;
     }
+  }
+
+  /** A value as the variance accumulators read it: decimals as unscaled ÷ 10^scale. */
+  static double toDouble(Object value) {
+    if (value instanceof BigDecimal) {
+      BigDecimal decimal = (BigDecimal) value;
+      BigInteger unscaled = decimal.unscaledValue();
+      return Columns.decimalToDouble(
+          unscaled.longValue(), unscaled.shiftRight(64).longValue(), Math.pow(10, decimal.scale()));
+    }
+    return ((Number) value).doubleValue();
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

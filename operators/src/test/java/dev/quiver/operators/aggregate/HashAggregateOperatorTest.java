@@ -12,7 +12,11 @@ import static dev.quiver.plan.aggregate.AggregateFunction.COUNT;
 import static dev.quiver.plan.aggregate.AggregateFunction.COUNT_DISTINCT;
 import static dev.quiver.plan.aggregate.AggregateFunction.MAX;
 import static dev.quiver.plan.aggregate.AggregateFunction.MIN;
+import static dev.quiver.plan.aggregate.AggregateFunction.STDDEV_POP;
+import static dev.quiver.plan.aggregate.AggregateFunction.STDDEV_SAMP;
 import static dev.quiver.plan.aggregate.AggregateFunction.SUM;
+import static dev.quiver.plan.aggregate.AggregateFunction.VAR_POP;
+import static dev.quiver.plan.aggregate.AggregateFunction.VAR_SAMP;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.operators.OperatorContext;
@@ -60,7 +64,14 @@ class HashAggregateOperatorTest {
           call(MIN, 9),
           call(MAX, 9),
           call(MIN, 10),
-          call(MAX, 11));
+          call(MAX, 11),
+          call(VAR_SAMP, 1),
+          call(VAR_POP, 3),
+          call(STDDEV_SAMP, 4),
+          call(STDDEV_POP, 5),
+          call(STDDEV_SAMP, 6),
+          call(VAR_SAMP, 7),
+          call(STDDEV_POP, 8));
 
   static final int[][] KEY_SETS = {{}, {3}, {9}, {0, 1}, {7, 9, 10}, {5, 6}, {8, 11, 2}, {4}};
 

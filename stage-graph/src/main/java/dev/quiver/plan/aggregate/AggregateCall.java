@@ -29,6 +29,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *       → decimal(38,s); of float32/float64 → float64;
  *   <li>{@code AVG}: of any signed int or float → float64 (computed as exact int64 sum ÷ count for
  *       ints); of decimal(p,s) → decimal(38, max(s,6)), exact, rounded HALF_UP;
+ *   <li>{@code VAR_SAMP}, {@code VAR_POP}, {@code STDDEV_SAMP}, {@code STDDEV_POP}: of any signed
+ *       int, float or decimal → float64 (values are converted to float64 first, as DuckDB does);
+ *       the sample forms are NULL for fewer than two values;
  *   <li>{@code MIN}/{@code MAX}: the argument's type (bool, int8–64, float32/64, decimal128, utf8,
  *       date32, timestamp µs).
  * </ul>
@@ -140,7 +143,9 @@ public final class AggregateCall implements Serializable {
    * The partial-state columns of {@code call}, in the order PARTIAL writes and FINAL reads them:
    * COUNT → {@code name$count} int64 not null; SUM → {@code name$sum} of the result type; AVG →
    * {@code name$sum} (int64, float64 or decimal(38,s)) and {@code name$count} int64 not null;
-   * MIN/MAX → {@code name$min}/{@code name$max} of the argument type.
+   * MIN/MAX → {@code name$min}/{@code name$max} of the argument type; the variance family → {@code
+   * name$count} int64, {@code name$mean} float64 and {@code name$m2} float64 (the sum of squared
+   * deviations from the mean), all not null, merged with Chan's parallel formula.
    *
    * @throws IllegalArgumentException for DISTINCT calls (see {@link #hasPartialState()})
    */
