@@ -42,7 +42,11 @@ final class AggregateReference {
       }
       State[] states = groups.computeIfAbsent(key, k -> newStates());
       for (int c = 0; c < calls.size(); c++) {
-        int argument = calls.get(c).argument();
+        AggregateCall call = calls.get(c);
+        if (call.hasFilter() && !Boolean.TRUE.equals(row.get(call.filter()))) {
+          continue; // FILTER (WHERE f): only rows where f is TRUE
+        }
+        int argument = call.argument();
         states[c].add(argument < 0 ? Boolean.TRUE : row.get(argument));
       }
     }

@@ -18,8 +18,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * One aggregate of an aggregate node, as data: the function, its argument column (an index into the
  * input of the PARTIAL or SINGLE aggregate) with that column's Arrow type, the DISTINCT flag and
- * the name of its output column. Immutable and {@link Serializable} (the Arrow type travels as its
- * JSON form).
+ * the name of its output column, and optionally a FILTER column (a boolean column of the same
+ * input: rows where it is not TRUE are skipped by this call). Immutable and {@link Serializable}
+ * (the Arrow type travels as its JSON form).
  *
  * <p>Result types ({@link #resultType()}), by SQL rules:
  *
@@ -46,11 +47,15 @@ public final class AggregateCall implements Serializable {
   /** The {@link #argument()} of {@code COUNT(*)}. */
   public static final int NO_ARGUMENT = -1;
 
+  /** The {@link #filter()} of a call without {@code FILTER (WHERE ...)}. */
+  public static final int NO_FILTER = -1;
+
   private final AggregateFunction function;
   private final int argument;
   private final transient ArrowType argumentType; // null for COUNT(*); serialized as JSON
   private final boolean distinct;
   private final String name;
+  private final int filter;
   private final transient ArrowType resultType;
 
   /**
@@ -63,7 +68,25 @@ public final class AggregateCall implements Serializable {
       ArrowType argumentType,
       boolean distinct,
       String name) {
+    this(function, argument, argumentType, distinct, name, NO_FILTER);
+  }
+
+  /**
+   * @param filter the index of the boolean FILTER column in the input of the PARTIAL or SINGLE
+   *     aggregate, or {@link #NO_FILTER}
+   */
+  public AggregateCall(
+      AggregateFunction function,
+      int argument,
+      ArrowType argumentType,
+      boolean distinct,
+      String name,
+      int filter) {
     requireNonNull(function, "function is null");
+    if (filter < NO_FILTER) {
+      throw new IllegalArgumentException("filter column of " + name + " is " + filter);
+    }
+    this.filter = filter;
     this.name = requireNonNull(name, "name is null");
     if (function == AggregateFunction.COUNT_STAR) {
       if (argument != NO_ARGUMENT || argumentType != null || distinct) {
@@ -119,6 +142,24 @@ public final class AggregateCall implements Serializable {
     return name;
   }
 
+  /**
+   * The boolean column whose rows this call folds (only those where it is TRUE), or {@link
+   * #NO_FILTER}. It applies where input rows are read (PARTIAL, SINGLE); FINAL merges states that
+   * were filtered already.
+   */
+  public int filter() {
+    return filter;
+  }
+
+  public boolean hasFilter() {
+    return filter != NO_FILTER;
+  }
+
+  /** This call with {@code FILTER (WHERE #column)}. */
+  public AggregateCall withFilter(int column) {
+    return new AggregateCall(function, argument, argumentType, distinct, name, column);
+  }
+
   /** The type of the final value (see the class comment for the rules). */
   public ArrowType resultType() {
     return resultType;
@@ -154,13 +195,17 @@ public final class AggregateCall implements Serializable {
     return AggregateTypes.stateFields(call);
   }
 
-  /** One line: {@code sum(#4)}, {@code count(*)}, {@code count(DISTINCT #2)}. */
+  /**
+   * One line: {@code sum(#4)}, {@code count(*)}, {@code count(DISTINCT #2)}, {@code sum(#4) FILTER
+   * #6}.
+   */
   @Override
   public String toString() {
-    if (function == AggregateFunction.COUNT_STAR) {
-      return "count(*)";
-    }
-    return function.sqlName() + "(" + (distinct ? "DISTINCT " : "") + "#" + argument + ")";
+    String call =
+        function == AggregateFunction.COUNT_STAR
+            ? "count(*)"
+            : function.sqlName() + "(" + (distinct ? "DISTINCT " : "") + "#" + argument + ")";
+    return hasFilter() ? call + " FILTER #" + filter : call;
   }
 
   @Override
@@ -175,13 +220,14 @@ public final class AggregateCall implements Serializable {
     return function == that.function
         && argument == that.argument
         && distinct == that.distinct
+        && filter == that.filter
         && name.equals(that.name)
         && Objects.equals(argumentType, that.argumentType);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(function, argument, argumentType, distinct, name);
+    return Objects.hash(function, argument, argumentType, distinct, name, filter);
   }
 
   private Object writeReplace() {
@@ -194,12 +240,13 @@ public final class AggregateCall implements Serializable {
 
   /** The serialized form: Arrow types are not Serializable, so the type travels as JSON. */
   private static final class Proxy implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L; // 2: the FILTER column
     private final AggregateFunction function;
     private final int argument;
     private final String argumentTypeJson;
     private final boolean distinct;
     private final String name;
+    private final int filter;
 
     Proxy(AggregateCall call) {
       this.function = call.function;
@@ -210,6 +257,7 @@ public final class AggregateCall implements Serializable {
               : new Schema(List.of(Field.nullable("t", call.argumentType))).toJson();
       this.distinct = call.distinct;
       this.name = call.name;
+      this.filter = call.filter;
     }
 
     private Object readResolve() {
@@ -218,7 +266,7 @@ public final class AggregateCall implements Serializable {
             argumentTypeJson == null
                 ? null
                 : Schema.fromJSON(argumentTypeJson).getFields().get(0).getType();
-        return new AggregateCall(function, argument, type, distinct, name);
+        return new AggregateCall(function, argument, type, distinct, name, filter);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read the argument type of " + name, e);
       }
