@@ -394,6 +394,8 @@ final class RelTranslator {
           case STDDEV_POP -> AggregateFunction.STDDEV_POP;
           case VAR_SAMP -> AggregateFunction.VAR_SAMP;
           case VAR_POP -> AggregateFunction.VAR_POP;
+          // A scalar subquery without an aggregate: its one row's value, an error for more.
+          case SINGLE_VALUE -> AggregateFunction.SINGLE_VALUE;
           // Any value of the group is a correct answer, and MIN has mergeable partial state.
           // (The validator emits ANY_VALUE for a selected GROUP BY expression under Babel.)
           case ANY_VALUE -> AggregateFunction.MIN;

@@ -18,6 +18,13 @@ final class Accumulators {
       return new CountAccumulator(reservation);
     }
     ArrowType type = call.argumentType().orElseThrow();
+    if (function == AggregateFunction.SINGLE_VALUE) {
+      // With at most one row per group (checked by the wrapper), MIN keeps that row's value.
+      AggregateCall min =
+          AggregateCall.of(AggregateFunction.MIN, call.argument(), type, call.name());
+      return new SingleValueAccumulator(
+          call.toString(), create(min, reservation, scratch), reservation);
+    }
     boolean average = function == AggregateFunction.AVG;
     boolean max = function == AggregateFunction.MAX;
     switch (function) {

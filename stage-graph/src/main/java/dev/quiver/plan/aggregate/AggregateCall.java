@@ -33,6 +33,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   <li>{@code VAR_SAMP}, {@code VAR_POP}, {@code STDDEV_SAMP}, {@code STDDEV_POP}: of any signed
  *       int, float or decimal → float64 (values are converted to float64 first, as DuckDB does);
  *       the sample forms are NULL for fewer than two values;
+ *   <li>{@code SINGLE_VALUE}: the argument's type (as MIN and MAX take);
  *   <li>{@code MIN}/{@code MAX}: the argument's type (bool, int8–64, float32/64, decimal128, utf8,
  *       date32, timestamp µs).
  * </ul>

@@ -26,7 +26,12 @@ public enum AggregateFunction {
   /** {@code STDDEV_SAMP(x)}, {@code STDDEV(x)}: sample standard deviation, NULL below 2 values. */
   STDDEV_SAMP("stddev_samp"),
   /** {@code STDDEV_POP(x)}: population standard deviation, NULL without values. */
-  STDDEV_POP("stddev_pop");
+  STDDEV_POP("stddev_pop"),
+  /**
+   * The value of a scalar subquery without an aggregate: the group's one row's value, NULL without
+   * rows, a {@code SCALAR_SUBQUERY_ROWS} error for more than one row (NULL values count as rows).
+   */
+  SINGLE_VALUE("single_value");
 
   private final String sqlName;
 

@@ -51,6 +51,7 @@ final class AggregateTypes {
       case STDDEV_POP:
         sumType(call, type); // validates the argument: any signed int, float or decimal
         return FLOAT64;
+      case SINGLE_VALUE:
       case MIN:
       case MAX:
         if (!isOrderable(type)) {
@@ -103,6 +104,10 @@ final class AggregateTypes {
             count,
             new Field(name + "$mean", FieldType.notNullable(FLOAT64), null),
             new Field(name + "$m2", FieldType.notNullable(FLOAT64), null));
+      case SINGLE_VALUE:
+        return List.of(
+            Field.nullable(name + "$value", call.resultType()),
+            new Field(name + "$rows", FieldType.notNullable(INT64), null));
       case MIN:
         return List.of(Field.nullable(name + "$min", call.resultType()));
       case MAX:
