@@ -14,9 +14,12 @@ import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
+import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -119,6 +122,12 @@ public final class SqlPlanner {
                 .withUnquotedCasing(Casing.UNCHANGED)
                 .withQuotedCasing(Casing.UNCHANGED))
         .defaultSchema(schema)
+        // The standard operators plus PostgreSQL's BOOL_AND / BOOL_OR (EVERY is standard): all
+        // three are MIN / MAX of a boolean, which is AND / OR with NULLs skipped.
+        .operatorTable(
+            SqlOperatorTables.chain(
+                SqlStdOperatorTable.instance(),
+                SqlOperatorTables.of(SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR)))
         // CASE / UNION over string literals of different lengths is VARCHAR, not padded CHAR:
         // CASE WHEN .. THEN 'no a' ELSE 'a' END yields 'a', as in PostgreSQL and DuckDB.
         .typeSystem(

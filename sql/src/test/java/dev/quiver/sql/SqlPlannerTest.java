@@ -55,6 +55,50 @@ class SqlPlannerTest {
   }
 
   @Test
+  void varianceStaysOneCallWithPartialStates() {
+    // No expansion into SUM(x * x) and SUM(x): the Welford states travel between the phases.
+    String text =
+        explain(
+            "select l_returnflag, stddev_samp(l_quantity), variance(l_discount),"
+                + " stddev_pop(l_tax), var_pop(l_linenumber), stddev(l_extendedprice)"
+                + " from lineitem group by l_returnflag",
+            2);
+    assertThat(text)
+        .contains("Aggregate[PARTIAL")
+        .contains("Aggregate[FINAL")
+        .contains("stddev_samp(#")
+        .contains("var_samp(#")
+        .contains("stddev_pop(#")
+        .contains("var_pop(#")
+        .doesNotContain("sum(");
+  }
+
+  @Test
+  void aggregateFilterIsACallOnABooleanColumn() {
+    String text =
+        explain(
+            "select o_orderstatus, count(*) filter (where o_totalprice > 1000),"
+                + " sum(o_totalprice) filter (where o_orderpriority = '1-URGENT'),"
+                + " bool_and(o_shippriority = 0), bool_or(o_custkey > 5), every(o_custkey > 0)"
+                + " from orders group by o_orderstatus",
+            2);
+    assertThat(text)
+        .contains("Aggregate[PARTIAL")
+        .containsPattern("count\\(\\*\\) FILTER #\\d")
+        .containsPattern("sum\\(#\\d+\\) FILTER #\\d");
+  }
+
+  @Test
+  void scalarSubqueryWithoutAggregateIsSingleValue() {
+    String text =
+        explain(
+            "select n_name, (select r_name from region where r_regionkey = n_regionkey)"
+                + " from nation",
+            2);
+    assertThat(text).contains("single_value(#");
+  }
+
+  @Test
   void countDistinctGathersGroupsBeforeASingleAggregate() {
     String text = explain("select count(distinct o_custkey) from orders", 2);
     assertThat(text).contains("Aggregate[SINGLE").contains("Coalesce[2 -> 1]");

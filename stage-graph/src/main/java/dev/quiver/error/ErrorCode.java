@@ -13,6 +13,11 @@ public enum ErrorCode {
   INVALID_CAST("22018"),
   /** An invalid argument to a function (e.g. a negative SUBSTRING length, a bad LIKE escape). */
   INVALID_ARGUMENT("22023"),
+  /**
+   * A subquery used as an expression (a scalar subquery) returned more than one row: add a WHERE
+   * condition or an aggregate that leaves one row, or LIMIT 1.
+   */
+  SCALAR_SUBQUERY_ROWS("21000"),
   /** A task needed more memory than its budget allows. */
   MEMORY_BUDGET_EXCEEDED("53200"),
   /** A type that the operation does not support. */

@@ -18,6 +18,13 @@ final class Accumulators {
       return new CountAccumulator(reservation);
     }
     ArrowType type = call.argumentType().orElseThrow();
+    if (function == AggregateFunction.SINGLE_VALUE) {
+      // With at most one row per group (checked by the wrapper), MIN keeps that row's value.
+      AggregateCall min =
+          AggregateCall.of(AggregateFunction.MIN, call.argument(), type, call.name());
+      return new SingleValueAccumulator(
+          call.toString(), create(min, reservation, scratch), reservation);
+    }
     boolean average = function == AggregateFunction.AVG;
     boolean max = function == AggregateFunction.MAX;
     switch (function) {
@@ -35,6 +42,17 @@ final class Accumulators {
             break;
         }
         break;
+      case VAR_SAMP:
+      case VAR_POP:
+      case STDDEV_SAMP:
+      case STDDEV_POP:
+        boolean sample =
+            function == AggregateFunction.VAR_SAMP || function == AggregateFunction.STDDEV_SAMP;
+        boolean root =
+            function == AggregateFunction.STDDEV_SAMP || function == AggregateFunction.STDDEV_POP;
+        int decimalScale =
+            type instanceof ArrowType.Decimal ? ((ArrowType.Decimal) type).getScale() : -1;
+        return new VarianceAccumulator(sample, root, decimalScale, reservation, scratch);
       case MIN:
       case MAX:
         switch (type.getTypeID()) {

@@ -31,6 +31,9 @@ final class AggregateLayout {
   /** SINGLE, PARTIAL: the argument column of each call (-1 for none); FINAL: its first state. */
   final int[] inputColumns;
 
+  /** SINGLE, PARTIAL: the FILTER column of each call, -1 for none; FINAL: all -1 (filtered). */
+  final int[] filterColumns;
+
   /** The number of partial-state columns of each call (0 where it has none). */
   final int[] stateCounts;
 
@@ -50,6 +53,7 @@ final class AggregateLayout {
     }
     this.inputColumns = new int[calls.size()];
     this.stateCounts = new int[calls.size()];
+    this.filterColumns = new int[calls.size()];
     List<Field> outputFields = new ArrayList<>(keyFields);
     int state = groupKeys.length;
     for (int c = 0; c < calls.size(); c++) {
@@ -61,6 +65,7 @@ final class AggregateLayout {
         stateCounts[c] = AggregateCall.stateFields(call).size();
       }
       if (mode == AggregateMode.FINAL) {
+        filterColumns[c] = AggregateCall.NO_FILTER;
         inputColumns[c] = state;
         for (Field expected : AggregateCall.stateFields(call)) {
           checkColumn(fields, state, "state of " + call);
@@ -69,6 +74,11 @@ final class AggregateLayout {
         }
       } else {
         inputColumns[c] = call.argument();
+        filterColumns[c] = call.filter();
+        if (call.hasFilter()) {
+          checkColumn(fields, call.filter(), "filter of " + call);
+          checkType(fields.get(call.filter()), ArrowType.Bool.INSTANCE, call);
+        }
         if (call.argument() != AggregateCall.NO_ARGUMENT) {
           checkColumn(fields, call.argument(), "argument of " + call);
           checkType(fields.get(call.argument()), call.argumentType().orElseThrow(), call);

@@ -2,6 +2,7 @@ package dev.quiver.operators.aggregate;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
@@ -69,6 +70,46 @@ final class Columns {
         out[i] = data.getDouble((long) i << 3);
       }
     }
+  }
+
+  /**
+   * Rows {@code [0, rows)} of an integer, float or decimal column ({@code decimalScale} ≥ 0) as
+   * doubles; {@code longs} is scratch for integers. A decimal is its unscaled value divided by
+   * 10^scale, as DuckDB casts a decimal to a double.
+   */
+  static void toDoubles(
+      FieldVector vector, int rows, int decimalScale, long[] longs, double[] out) {
+    if (decimalScale >= 0) {
+      ArrowBuf data = vector.getDataBuffer();
+      double divisor = Math.pow(10, decimalScale);
+      for (int i = 0; i < rows; i++) {
+        out[i] =
+            decimalToDouble(
+                data.getLong((long) i << 4), data.getLong(((long) i << 4) + 8), divisor);
+      }
+    } else if (vector instanceof BaseIntVector) {
+      widenInts(vector, rows, longs);
+      for (int i = 0; i < rows; i++) {
+        out[i] = longs[i];
+      }
+    } else {
+      widenFloats(vector, rows, out);
+    }
+  }
+
+  /** The decimal128 of two's complement words {@code low}, {@code high} ÷ {@code divisor}. */
+  static double decimalToDouble(long low, long high, double divisor) {
+    if (high == (low >> 63)) {
+      return low / divisor; // fits 64 bits: one rounding to double
+    }
+    // Beyond 64 bits (rare): high·2^64 + unsigned low, within an ulp or two of the exact value.
+    return (high * 0x1p64 + ((low >>> 1) * 2.0 + (low & 1))) / divisor;
+  }
+
+  /** Writes a float64 value at {@code index} and marks it set. */
+  static void setDouble(FieldVector vector, int index, double value) {
+    vector.getDataBuffer().setDouble((long) index << 3, value);
+    BitVectorHelper.setBit(vector.getValidityBuffer(), index);
   }
 
   /** Allocates a fixed-width output vector for {@code count} values, all NULL. */

@@ -33,12 +33,17 @@ final class Feed {
   /** The number of state columns of a STATES call. */
   final int[] widths;
 
+  /** The boolean FILTER column of an ARGUMENT call, -1 for none (spilled rows were filtered). */
+  final int[] filters;
+
   private Feed(int[] keyColumns, int calls) {
     this.keyColumns = keyColumns;
     this.kinds = new Kind[calls];
     this.columns = new int[calls];
     this.widths = new int[calls];
+    this.filters = new int[calls];
     Arrays.fill(kinds, Kind.NONE);
+    Arrays.fill(filters, AggregateCall.NO_FILTER);
   }
 
   /** The operator's own input. */
@@ -46,6 +51,7 @@ final class Feed {
     Feed feed = new Feed(layout.keyColumns, layout.inputColumns.length);
     for (int c = 0; c < feed.kinds.length; c++) {
       feed.columns[c] = layout.inputColumns[c];
+      feed.filters[c] = layout.filterColumns[c];
       if (layout.mode == AggregateMode.FINAL) {
         feed.kinds[c] = Kind.STATES;
         feed.widths[c] = layout.stateCounts[c];

@@ -40,6 +40,7 @@ final class GroupStates implements AutoCloseable {
   private final Reservation reservation;
   private Accumulator[] accumulators;
   private DistinctFilter[] distinctFilters;
+  private FilterSelection[] selections; // per call, null where it has no FILTER in this layout
   private GroupTable table; // null without group keys
   private SmallKeyCache cache; // null without keys or when they cannot be packed
   private Scratch scratch;
@@ -78,8 +79,12 @@ final class GroupStates implements AutoCloseable {
     scratch = new Scratch(reservation);
     accumulators = new Accumulator[calls.size()];
     distinctFilters = new DistinctFilter[calls.size()];
+    selections = new FilterSelection[calls.size()];
     for (int c = 0; c < accumulators.length; c++) {
       accumulators[c] = Accumulators.create(calls.get(c), reservation, scratch);
+      if (layout.filterColumns[c] >= 0) {
+        selections[c] = new FilterSelection(reservation);
+      }
       if (distinctArguments[c] != null) {
         distinctFilters[c] =
             new DistinctFilter(
@@ -170,6 +175,11 @@ final class GroupStates implements AutoCloseable {
     Arrays.fill(pairsBefore, -1); // -1: not inserted into
     try {
       reserveRows(rows);
+      for (int c = 0; c < accumulators.length; c++) {
+        if (feed.filters[c] >= 0) {
+          selections[c].reserve(rows);
+        }
+      }
       int groups = insertKeys(batch, feed, rows);
       for (int c = 0; c < accumulators.length; c++) {
         accumulators[c].ensureGroups(groups);
@@ -177,14 +187,26 @@ final class GroupStates implements AutoCloseable {
         if (feed.kinds[c] != Feed.Kind.NONE && column >= 0) {
           accumulators[c].reserveValues(batch.getVector(column), rows);
         }
+        if (feed.filters[c] >= 0) {
+          FieldVector argument = column < 0 ? null : batch.getVector(column);
+          selections[c].select(
+              batch.getVector(feed.filters[c]), argument, groupIds, rows, context.allocator());
+        }
       }
       for (int c = 0; c < distinctFilters.length; c++) {
         if (distinctFilters[c] != null && feed.kinds[c] == Feed.Kind.ARGUMENT) {
           pairsBefore[c] = distinctFilters[c].pairCount();
-          distinctFilters[c].insert(batch.getVector(feed.columns[c]), groupIds, rows);
+          if (feed.filters[c] >= 0) {
+            FilterSelection selection = selections[c];
+            distinctFilters[c].insert(
+                selection.argument(), selection.groupIds(), selection.count());
+          } else {
+            distinctFilters[c].insert(batch.getVector(feed.columns[c]), groupIds, rows);
+          }
         }
       }
     } catch (QuiverException e) {
+      releaseSelections();
       if (e.code() != ErrorCode.MEMORY_BUDGET_EXCEEDED) {
         throw e;
       }
@@ -200,9 +222,25 @@ final class GroupStates implements AutoCloseable {
         }
       }
       return e;
+    } catch (RuntimeException | Error e) {
+      releaseSelections();
+      throw e;
     }
-    fold(batch, feed, rows);
+    try {
+      fold(batch, feed, rows);
+    } finally {
+      releaseSelections();
+    }
     return null;
+  }
+
+  /** Closes the values gathered for FILTER calls of the batch just folded or refused. */
+  private void releaseSelections() {
+    for (FilterSelection selection : selections) {
+      if (selection != null) {
+        selection.release();
+      }
+    }
   }
 
   /** Per-row scratch for {@code rows} rows, reserved before anything changes. */
@@ -254,10 +292,17 @@ final class GroupStates implements AutoCloseable {
           break;
         case ARGUMENT:
           FieldVector argument = column < 0 ? null : batch.getVector(column);
+          int[] ids = groupIds;
+          int count = rows;
+          if (feed.filters[c] >= 0) { // only the rows where the FILTER column is TRUE
+            argument = selections[c].argument();
+            ids = selections[c].groupIds();
+            count = selections[c].count();
+          }
           if (distinctFilters[c] != null) {
             distinctFilters[c].feed(argument, accumulator);
           } else {
-            accumulator.addInput(argument, groupIds, rows);
+            accumulator.addInput(argument, ids, count);
           }
           break;
         default:
@@ -284,6 +329,10 @@ final class GroupStates implements AutoCloseable {
     } finally {
       table = null;
       cache = null;
+      if (selections != null) {
+        releaseSelections();
+      }
+      selections = null;
       distinctFilters = null;
       accumulators = null;
       reservation.releaseAll();

@@ -5,6 +5,7 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateFunction;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -41,7 +42,11 @@ final class AggregateReference {
       }
       State[] states = groups.computeIfAbsent(key, k -> newStates());
       for (int c = 0; c < calls.size(); c++) {
-        int argument = calls.get(c).argument();
+        AggregateCall call = calls.get(c);
+        if (call.hasFilter() && !Boolean.TRUE.equals(row.get(call.filter()))) {
+          continue; // FILTER (WHERE f): only rows where f is TRUE
+        }
+        int argument = call.argument();
         states[c].add(argument < 0 ? Boolean.TRUE : row.get(argument));
       }
     }
@@ -77,6 +82,8 @@ final class AggregateReference {
     double doubleSum;
     BigDecimal decimalSum = BigDecimal.ZERO;
     Object extreme;
+    double mean;
+    double m2;
 
     State(AggregateCall call) {
       this.call = call;
@@ -102,6 +109,15 @@ final class AggregateReference {
             }
           }
           break;
+        case VAR_SAMP:
+        case VAR_POP:
+        case STDDEV_SAMP:
+        case STDDEV_POP:
+          double x = toDouble(value);
+          double delta = x - mean;
+          mean += delta / count;
+          m2 += delta * (x - mean);
+          break;
         case MIN:
         case MAX:
           int sign = call.function() == AggregateFunction.MAX ? 1 : -1;
@@ -126,6 +142,19 @@ final class AggregateReference {
         default:
           break;
       }
+      if (call.function().isVariance()) {
+        boolean sample =
+            call.function() == AggregateFunction.VAR_SAMP
+                || call.function() == AggregateFunction.STDDEV_SAMP;
+        if (count < (sample ? 2 : 1)) {
+          return null;
+        }
+        double variance = Math.max(0.0, m2) / (sample ? count - 1 : count);
+        boolean root =
+            call.function() == AggregateFunction.STDDEV_SAMP
+                || call.function() == AggregateFunction.STDDEV_POP;
+        return root ? Math.sqrt(variance) : variance;
+      }
       if (count == 0) {
         return null;
       }
@@ -149,6 +178,17 @@ final class AggregateReference {
       }
       return average ? (Object) ((double) longSum / count) : (Object) longSum;
     }
+  }
+
+  /** A value as the variance accumulators read it: decimals as unscaled ÷ 10^scale. */
+  static double toDouble(Object value) {
+    if (value instanceof BigDecimal) {
+      BigDecimal decimal = (BigDecimal) value;
+      BigInteger unscaled = decimal.unscaledValue();
+      return Columns.decimalToDouble(
+          unscaled.longValue(), unscaled.shiftRight(64).longValue(), Math.pow(10, decimal.scale()));
+    }
+    return ((Number) value).doubleValue();
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

@@ -12,7 +12,11 @@ import static dev.quiver.plan.aggregate.AggregateFunction.COUNT;
 import static dev.quiver.plan.aggregate.AggregateFunction.COUNT_DISTINCT;
 import static dev.quiver.plan.aggregate.AggregateFunction.MAX;
 import static dev.quiver.plan.aggregate.AggregateFunction.MIN;
+import static dev.quiver.plan.aggregate.AggregateFunction.STDDEV_POP;
+import static dev.quiver.plan.aggregate.AggregateFunction.STDDEV_SAMP;
 import static dev.quiver.plan.aggregate.AggregateFunction.SUM;
+import static dev.quiver.plan.aggregate.AggregateFunction.VAR_POP;
+import static dev.quiver.plan.aggregate.AggregateFunction.VAR_SAMP;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.operators.OperatorContext;
@@ -60,7 +64,20 @@ class HashAggregateOperatorTest {
           call(MIN, 9),
           call(MAX, 9),
           call(MIN, 10),
-          call(MAX, 11));
+          call(MAX, 11),
+          call(VAR_SAMP, 1),
+          call(VAR_POP, 3),
+          call(STDDEV_SAMP, 4),
+          call(STDDEV_POP, 5),
+          call(STDDEV_SAMP, 6),
+          call(VAR_SAMP, 7),
+          call(STDDEV_POP, 8),
+          call(STDDEV_SAMP, 2).withFilter(0),
+          call(SUM, 3).withFilter(0),
+          call(AVG, 7).withFilter(0),
+          call(MIN, 9).withFilter(0),
+          call(MAX, 10).withFilter(0),
+          call(VAR_POP, 6).withFilter(0));
 
   static final int[][] KEY_SETS = {{}, {3}, {9}, {0, 1}, {7, 9, 10}, {5, 6}, {8, 11, 2}, {4}};
 
@@ -186,7 +203,11 @@ class HashAggregateOperatorTest {
             call(COUNT_DISTINCT, 6),
             new AggregateCall(SUM, 3, SCHEMA.getFields().get(3).getType(), true, "sd"),
             new AggregateCall(AVG, 7, SCHEMA.getFields().get(7).getType(), true, "ad"),
-            AggregateCall.countStar("n"));
+            AggregateCall.countStar("n"),
+            // FILTER before DISTINCT: pairs of rows the filter skips are never seen.
+            AggregateCall.countStar("nf").withFilter(0),
+            call(COUNT_DISTINCT, 9).withFilter(0),
+            call(COUNT, 6).withFilter(0));
     for (int[] keys : new int[][] {{}, {1}, {0, 10}}) {
       // Few distinct values everywhere, so that DISTINCT matters.
       RandomBatches random = new RandomBatches(keys.length).distinctValues(8);

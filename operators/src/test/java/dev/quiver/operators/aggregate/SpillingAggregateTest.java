@@ -112,7 +112,9 @@ class SpillingAggregateTest {
             new AggregateCall(
                 AggregateFunction.AVG, 7, SCHEMA.getFields().get(7).getType(), true, "ad"),
             AggregateCall.countStar("n"),
-            call(AggregateFunction.MAX, 9));
+            call(AggregateFunction.MAX, 9),
+            // FILTER before DISTINCT: the spilled pairs are the filtered ones.
+            call(AggregateFunction.COUNT_DISTINCT, 9).withFilter(0));
     for (int[] keys : new int[][] {{1}, {0, 10}, {9}}) {
       List<VectorSchemaRoot> batches = new ArrayList<>();
       RandomBatches keyValues = new RandomBatches(keys.length + 70).distinctValues(300);

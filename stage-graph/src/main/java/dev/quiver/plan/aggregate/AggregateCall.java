@@ -18,8 +18,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * One aggregate of an aggregate node, as data: the function, its argument column (an index into the
  * input of the PARTIAL or SINGLE aggregate) with that column's Arrow type, the DISTINCT flag and
- * the name of its output column. Immutable and {@link Serializable} (the Arrow type travels as its
- * JSON form).
+ * the name of its output column, and optionally a FILTER column (a boolean column of the same
+ * input: rows where it is not TRUE are skipped by this call). Immutable and {@link Serializable}
+ * (the Arrow type travels as its JSON form).
  *
  * <p>Result types ({@link #resultType()}), by SQL rules:
  *
@@ -29,6 +30,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *       → decimal(38,s); of float32/float64 → float64;
  *   <li>{@code AVG}: of any signed int or float → float64 (computed as exact int64 sum ÷ count for
  *       ints); of decimal(p,s) → decimal(38, max(s,6)), exact, rounded HALF_UP;
+ *   <li>{@code VAR_SAMP}, {@code VAR_POP}, {@code STDDEV_SAMP}, {@code STDDEV_POP}: of any signed
+ *       int, float or decimal → float64 (values are converted to float64 first, as DuckDB does);
+ *       the sample forms are NULL for fewer than two values;
+ *   <li>{@code SINGLE_VALUE}: the argument's type (as MIN and MAX take);
  *   <li>{@code MIN}/{@code MAX}: the argument's type (bool, int8–64, float32/64, decimal128, utf8,
  *       date32, timestamp µs).
  * </ul>
@@ -43,11 +48,15 @@ public final class AggregateCall implements Serializable {
   /** The {@link #argument()} of {@code COUNT(*)}. */
   public static final int NO_ARGUMENT = -1;
 
+  /** The {@link #filter()} of a call without {@code FILTER (WHERE ...)}. */
+  public static final int NO_FILTER = -1;
+
   private final AggregateFunction function;
   private final int argument;
   private final transient ArrowType argumentType; // null for COUNT(*); serialized as JSON
   private final boolean distinct;
   private final String name;
+  private final int filter;
   private final transient ArrowType resultType;
 
   /**
@@ -60,7 +69,25 @@ public final class AggregateCall implements Serializable {
       ArrowType argumentType,
       boolean distinct,
       String name) {
+    this(function, argument, argumentType, distinct, name, NO_FILTER);
+  }
+
+  /**
+   * @param filter the index of the boolean FILTER column in the input of the PARTIAL or SINGLE
+   *     aggregate, or {@link #NO_FILTER}
+   */
+  public AggregateCall(
+      AggregateFunction function,
+      int argument,
+      ArrowType argumentType,
+      boolean distinct,
+      String name,
+      int filter) {
     requireNonNull(function, "function is null");
+    if (filter < NO_FILTER) {
+      throw new IllegalArgumentException("filter column of " + name + " is " + filter);
+    }
+    this.filter = filter;
     this.name = requireNonNull(name, "name is null");
     if (function == AggregateFunction.COUNT_STAR) {
       if (argument != NO_ARGUMENT || argumentType != null || distinct) {
@@ -116,6 +143,24 @@ public final class AggregateCall implements Serializable {
     return name;
   }
 
+  /**
+   * The boolean column whose rows this call folds (only those where it is TRUE), or {@link
+   * #NO_FILTER}. It applies where input rows are read (PARTIAL, SINGLE); FINAL merges states that
+   * were filtered already.
+   */
+  public int filter() {
+    return filter;
+  }
+
+  public boolean hasFilter() {
+    return filter != NO_FILTER;
+  }
+
+  /** This call with {@code FILTER (WHERE #column)}. */
+  public AggregateCall withFilter(int column) {
+    return new AggregateCall(function, argument, argumentType, distinct, name, column);
+  }
+
   /** The type of the final value (see the class comment for the rules). */
   public ArrowType resultType() {
     return resultType;
@@ -140,7 +185,9 @@ public final class AggregateCall implements Serializable {
    * The partial-state columns of {@code call}, in the order PARTIAL writes and FINAL reads them:
    * COUNT → {@code name$count} int64 not null; SUM → {@code name$sum} of the result type; AVG →
    * {@code name$sum} (int64, float64 or decimal(38,s)) and {@code name$count} int64 not null;
-   * MIN/MAX → {@code name$min}/{@code name$max} of the argument type.
+   * MIN/MAX → {@code name$min}/{@code name$max} of the argument type; the variance family → {@code
+   * name$count} int64, {@code name$mean} float64 and {@code name$m2} float64 (the sum of squared
+   * deviations from the mean), all not null, merged with Chan's parallel formula.
    *
    * @throws IllegalArgumentException for DISTINCT calls (see {@link #hasPartialState()})
    */
@@ -149,13 +196,17 @@ public final class AggregateCall implements Serializable {
     return AggregateTypes.stateFields(call);
   }
 
-  /** One line: {@code sum(#4)}, {@code count(*)}, {@code count(DISTINCT #2)}. */
+  /**
+   * One line: {@code sum(#4)}, {@code count(*)}, {@code count(DISTINCT #2)}, {@code sum(#4) FILTER
+   * #6}.
+   */
   @Override
   public String toString() {
-    if (function == AggregateFunction.COUNT_STAR) {
-      return "count(*)";
-    }
-    return function.sqlName() + "(" + (distinct ? "DISTINCT " : "") + "#" + argument + ")";
+    String call =
+        function == AggregateFunction.COUNT_STAR
+            ? "count(*)"
+            : function.sqlName() + "(" + (distinct ? "DISTINCT " : "") + "#" + argument + ")";
+    return hasFilter() ? call + " FILTER #" + filter : call;
   }
 
   @Override
@@ -170,13 +221,14 @@ public final class AggregateCall implements Serializable {
     return function == that.function
         && argument == that.argument
         && distinct == that.distinct
+        && filter == that.filter
         && name.equals(that.name)
         && Objects.equals(argumentType, that.argumentType);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(function, argument, argumentType, distinct, name);
+    return Objects.hash(function, argument, argumentType, distinct, name, filter);
   }
 
   private Object writeReplace() {
@@ -189,12 +241,13 @@ public final class AggregateCall implements Serializable {
 
   /** The serialized form: Arrow types are not Serializable, so the type travels as JSON. */
   private static final class Proxy implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L; // 2: the FILTER column
     private final AggregateFunction function;
     private final int argument;
     private final String argumentTypeJson;
     private final boolean distinct;
     private final String name;
+    private final int filter;
 
     Proxy(AggregateCall call) {
       this.function = call.function;
@@ -205,6 +258,7 @@ public final class AggregateCall implements Serializable {
               : new Schema(List.of(Field.nullable("t", call.argumentType))).toJson();
       this.distinct = call.distinct;
       this.name = call.name;
+      this.filter = call.filter;
     }
 
     private Object readResolve() {
@@ -213,7 +267,7 @@ public final class AggregateCall implements Serializable {
             argumentTypeJson == null
                 ? null
                 : Schema.fromJSON(argumentTypeJson).getFields().get(0).getType();
-        return new AggregateCall(function, argument, type, distinct, name);
+        return new AggregateCall(function, argument, type, distinct, name, filter);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read the argument type of " + name, e);
       }

@@ -18,7 +18,20 @@ public enum AggregateFunction {
   /** {@code MAX(x)}: largest non-null value, NULL if there are none. */
   MAX("max"),
   /** {@code COUNT(DISTINCT x)}: distinct non-null values of x per group. */
-  COUNT_DISTINCT("count");
+  COUNT_DISTINCT("count"),
+  /** {@code VAR_SAMP(x)}, {@code VARIANCE(x)}: sample variance, NULL for fewer than 2 values. */
+  VAR_SAMP("var_samp"),
+  /** {@code VAR_POP(x)}: population variance, NULL without values. */
+  VAR_POP("var_pop"),
+  /** {@code STDDEV_SAMP(x)}, {@code STDDEV(x)}: sample standard deviation, NULL below 2 values. */
+  STDDEV_SAMP("stddev_samp"),
+  /** {@code STDDEV_POP(x)}: population standard deviation, NULL without values. */
+  STDDEV_POP("stddev_pop"),
+  /**
+   * The value of a scalar subquery without an aggregate: the group's one row's value, NULL without
+   * rows, a {@code SCALAR_SUBQUERY_ROWS} error for more than one row (NULL values count as rows).
+   */
+  SINGLE_VALUE("single_value");
 
   private final String sqlName;
 
@@ -29,5 +42,10 @@ public enum AggregateFunction {
   /** The lower-case SQL name, as printed in plans ({@code count} for all three counts). */
   public String sqlName() {
     return sqlName;
+  }
+
+  /** Whether this is one of the variance family (variance or standard deviation). */
+  public boolean isVariance() {
+    return this == VAR_SAMP || this == VAR_POP || this == STDDEV_SAMP || this == STDDEV_POP;
   }
 }

@@ -45,6 +45,13 @@ final class AggregateTypes {
         }
         sumType(call, type); // validates the argument
         return FLOAT64;
+      case VAR_SAMP:
+      case VAR_POP:
+      case STDDEV_SAMP:
+      case STDDEV_POP:
+        sumType(call, type); // validates the argument: any signed int, float or decimal
+        return FLOAT64;
+      case SINGLE_VALUE:
       case MIN:
       case MAX:
         if (!isOrderable(type)) {
@@ -89,6 +96,18 @@ final class AggregateTypes {
       case AVG:
         ArrowType sum = sumType(call, call.argumentType().orElseThrow());
         return List.of(Field.nullable(name + "$sum", sum), count);
+      case VAR_SAMP:
+      case VAR_POP:
+      case STDDEV_SAMP:
+      case STDDEV_POP:
+        return List.of(
+            count,
+            new Field(name + "$mean", FieldType.notNullable(FLOAT64), null),
+            new Field(name + "$m2", FieldType.notNullable(FLOAT64), null));
+      case SINGLE_VALUE:
+        return List.of(
+            Field.nullable(name + "$value", call.resultType()),
+            new Field(name + "$rows", FieldType.notNullable(INT64), null));
       case MIN:
         return List.of(Field.nullable(name + "$min", call.resultType()));
       case MAX:
@@ -126,7 +145,9 @@ final class AggregateTypes {
             + call.argument()
             + ") does not accept an argument of type "
             + type
-            + (call.function() == AggregateFunction.SUM || call.function() == AggregateFunction.AVG
+            + (call.function() == AggregateFunction.SUM
+                    || call.function() == AggregateFunction.AVG
+                    || call.function().isVariance()
                 ? "; cast it to a numeric type"
                 : ""));
   }

@@ -123,9 +123,15 @@ public final class Aggregate extends PlanNode {
           checkType(in.column(state), expected.getType(), call, node);
           state++;
         }
-      } else if (call.argument() != AggregateCall.NO_ARGUMENT) {
-        PlanChecks.checkColumn(in, call.argument(), node, "the argument of " + call);
-        checkType(in.column(call.argument()), call.argumentType().orElseThrow(), call, node);
+      } else {
+        if (call.argument() != AggregateCall.NO_ARGUMENT) {
+          PlanChecks.checkColumn(in, call.argument(), node, "the argument of " + call);
+          checkType(in.column(call.argument()), call.argumentType().orElseThrow(), call, node);
+        }
+        if (call.hasFilter()) { // FINAL merges states that PARTIAL filtered
+          PlanChecks.checkColumn(in, call.filter(), node, "the FILTER column of " + call);
+          checkType(in.column(call.filter()), ArrowType.Bool.INSTANCE, call, node);
+        }
       }
       if (mode == AggregateMode.PARTIAL) {
         for (Field field : AggregateCall.stateFields(call)) {

@@ -36,6 +36,27 @@ class AggregateCallTest {
         .isEqualTo(AggregateFunction.COUNT_DISTINCT);
     assertThat(new AggregateCall(AggregateFunction.MAX, 1, INT32, true, "m"))
         .hasToString("max(#1)");
+    assertThat(AggregateCall.countStar("n").withFilter(3)).hasToString("count(*) FILTER #3");
+    assertThat(AggregateCall.of(AggregateFunction.STDDEV_SAMP, 1, INT32, "s"))
+        .hasToString("stddev_samp(#1)")
+        .extracting(AggregateCall::resultType)
+        .isEqualTo(FLOAT64);
+  }
+
+  @Test
+  void filterAndVarianceStatesSurviveSerialization() throws Exception {
+    AggregateCall call = AggregateCall.of(AggregateFunction.VAR_POP, 2, DEC15_2, "v").withFilter(5);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(call);
+    }
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      assertThat(in.readObject()).isEqualTo(call).isNotEqualTo(call.withFilter(4));
+    }
+    assertThat(AggregateCall.stateFields(call))
+        .extracting(Field::getName)
+        .containsExactly("v$count", "v$mean", "v$m2");
   }
 
   @Test
