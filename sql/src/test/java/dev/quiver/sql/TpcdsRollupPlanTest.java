@@ -55,7 +55,7 @@ class TpcdsRollupPlanTest {
         "86|"
       })
   void plansOrNamesTheMissingFeature(String query, String missing) throws IOException {
-    String sql = read("/grouping_sets/tpcds_q" + query + ".sql");
+    String sql = read("/tpcds/" + query + ".sql"); // the repository's one copy, tpcds/queries
     SqlPlanner planner = new SqlPlanner(catalog());
     try {
       PlanNode plan = planner.plan(sql, 2);
