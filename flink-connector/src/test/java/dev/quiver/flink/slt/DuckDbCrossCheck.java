@@ -18,14 +18,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * An opt-in check of the {@code .slt} files' expected rows against DuckDB, for whoever adds or
- * changes records ({@code mvn test -Dtest=DuckDbCrossCheck -Dslt.duckdb=true}); the suite itself
- * never depends on DuckDB. Each file gets a fresh in-memory database with its tables, DuckDB's
- * defaults set to Calcite's where they differ (NULLS LAST ascending and FIRST descending; integer
- * {@code /}), and records marked {@code skipif duckdb} are left out.
+ * A check of the {@code .slt} files' expected rows against DuckDB, part of the suite (so CI
+ * cross-checks every record); run alone with {@code mvn test -pl flink-connector -am
+ * -Dtest=DuckDbCrossCheck -Dsurefire.failIfNoSpecifiedTests=false}. Each file gets a fresh
+ * in-memory database with its tables, DuckDB's defaults set to Calcite's where they differ (NULLS
+ * LAST ascending and FIRST descending; integer {@code /}), and records marked {@code skipif duckdb}
+ * are left out.
  *
  * <p>Values are compared leniently, as numbers where both sides are numbers (DuckDB's decimal
  * scales and result types differ from Calcite's; the Quiver run checks those exactly), and a DuckDB
@@ -33,7 +33,6 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * Statements that must fail are reported when DuckDB does not fail, but do not fail the check
  * (DuckDB's {@code 1 / 0} is NULL, for one). Prints DuckDB's rows for every mismatch.
  */
-@EnabledIfSystemProperty(named = "slt.duckdb", matches = "true")
 class DuckDbCrossCheck {
   private static final MathContext DIGITS = new MathContext(12);
 
