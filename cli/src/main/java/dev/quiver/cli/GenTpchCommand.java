@@ -2,10 +2,8 @@ package dev.quiver.cli;
 
 import dev.quiver.cli.tpch.TpchGenerator;
 import dev.quiver.formats.FileFormat;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -83,29 +81,17 @@ final class GenTpchCommand implements Callable<Integer> {
         Progress.start(spec.commandLine().getErr(), Terminal.interactive(), label, false)) {
       result = generator.generate();
     }
-    PrintWriter stdout = spec.commandLine().getOut();
     String what =
         "TPC-H SF " + TpchData.scaleText(scale) + " " + format.name().toLowerCase(Locale.ROOT);
-    if (result.skipped()) {
-      stdout.println(what + " is already complete in " + out.toAbsolutePath());
-      stdout.flush();
-      return 0;
-    }
-    for (Map.Entry<String, Long> table : result.rows().entrySet()) {
-      stdout.printf(
-          Locale.ROOT,
-          "%-9s %,12d rows %3d files%n",
-          table.getKey(),
-          table.getValue(),
-          result.files().get(table.getKey()));
-    }
-    stdout.printf(
-        Locale.ROOT,
-        "%s written to %s in %.1f s%n",
+    GenerationReport.print(
+        spec.commandLine().getOut(),
         what,
-        out.toAbsolutePath(),
-        result.millis() / 1000.0);
-    stdout.flush();
+        out,
+        result.skipped(),
+        result.rows(),
+        result.files(),
+        result.millis(),
+        9);
     return 0;
   }
 }
