@@ -2,6 +2,7 @@ package dev.quiver.sql;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.operators.function.FunctionRegistry;
 import dev.quiver.plan.expr.Case;
 import dev.quiver.plan.expr.ColumnRef;
 import dev.quiver.plan.expr.Expr;
@@ -104,11 +105,20 @@ final class RexTranslator {
       case IS_DISTINCT_FROM:
         return Exprs.not(notDistinct(operand(call, 0), operand(call, 1)));
       default:
-        return Exprs.call(function(call), operands(call));
+        ScalarFunction core = coreFunction(call);
+        if (core != null) {
+          return Exprs.call(core, operands(call));
+        }
+        String name = call.getOperator().getName();
+        if (LibraryFunctions.has(name)) {
+          return FunctionRegistry.call(name, operands(call));
+        }
+        throw Errors.unsupported("function " + name + " in " + call);
     }
   }
 
-  private static ScalarFunction function(RexCall call) {
+  /** The core operator (arithmetic, comparison, logic, the original string functions) or null. */
+  private static ScalarFunction coreFunction(RexCall call) {
     switch (call.getKind()) {
       case PLUS:
         return ScalarFunction.ADD;
@@ -168,7 +178,7 @@ final class RexTranslator {
       case "ROUND":
         return ScalarFunction.ROUND;
       default:
-        throw Errors.unsupported("function " + call.getOperator().getName() + " in " + call);
+        return null;
     }
   }
 

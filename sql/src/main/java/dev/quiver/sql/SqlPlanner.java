@@ -124,8 +124,11 @@ public final class SqlPlanner {
         .defaultSchema(schema)
         // The standard operators plus PostgreSQL's BOOL_AND / BOOL_OR (EVERY is standard): all
         // three are MIN / MAX of a boolean, which is AND / OR with NULLs skipped.
+        // Quiver's library functions first (FunctionRegistry: concat, lpad, ...), so a library
+        // function shadows a standard one of the same name.
         .operatorTable(
             SqlOperatorTables.chain(
+                LibraryFunctions.INSTANCE,
                 SqlStdOperatorTable.instance(),
                 SqlOperatorTables.of(SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR)))
         // CASE / UNION over string literals of different lengths is VARCHAR, not padded CHAR:

@@ -20,7 +20,7 @@ abstract class BinaryEval extends Eval {
   }
 
   @Override
-  Col evaluate(EvalContext ctx, Selection selection) {
+  public Col evaluate(EvalContext ctx, Selection selection) {
     Col a = left.evaluate(ctx, selection);
     Col b = right.evaluate(ctx, selection);
     FieldVector out = ctx.newVector(field);

@@ -6,24 +6,24 @@ import org.apache.arrow.memory.ArrowBuf;
  * Bit-packed buffer helpers: validity bitmaps and boolean data, read and written 64 rows at a time
  * where possible, and the conversions between booleans and {@link Selection}s.
  */
-final class Bitmaps {
+public final class Bitmaps {
   private Bitmaps() {}
 
-  static boolean get(ArrowBuf bits, int index) {
+  public static boolean get(ArrowBuf bits, int index) {
     return (bits.getByte(index >>> 3) & (1 << (index & 7))) != 0;
   }
 
-  static void set(ArrowBuf bits, int index) {
+  public static void set(ArrowBuf bits, int index) {
     long at = index >>> 3;
     bits.setByte(at, bits.getByte(at) | (1 << (index & 7)));
   }
 
-  static void clear(ArrowBuf bits, int index) {
+  public static void clear(ArrowBuf bits, int index) {
     long at = index >>> 3;
     bits.setByte(at, bits.getByte(at) & ~(1 << (index & 7)));
   }
 
-  static int words(int rows) {
+  public static int words(int rows) {
     return (rows + 63) >>> 6;
   }
 
@@ -32,7 +32,7 @@ final class Bitmaps {
    * meaningful. Reads a whole long only where the buffer certainly holds it: buffers of sliced or
    * received vectors may end at the last byte of the bitmap.
    */
-  static long word(ArrowBuf bits, int w, int rows) {
+  public static long word(ArrowBuf bits, int w, int rows) {
     long offset = (long) w << 3;
     if (offset + 8 <= bits.capacity()) {
       return bits.getLong(offset);
@@ -45,7 +45,7 @@ final class Bitmaps {
     return word;
   }
 
-  static void putWord(ArrowBuf bits, int w, long word, int rows) {
+  public static void putWord(ArrowBuf bits, int w, long word, int rows) {
     long offset = (long) w << 3;
     if (offset + 8 <= bits.capacity()) {
       bits.setLong(offset, word);
@@ -58,7 +58,7 @@ final class Bitmaps {
   }
 
   /** Word {@code w} of a column's validity: all ones without nulls, a constant's bit repeated. */
-  static long validWord(Col col, int w, int rows) {
+  public static long validWord(Col col, int w, int rows) {
     if (!col.mayBeNull) {
       return -1L;
     }
@@ -69,7 +69,7 @@ final class Bitmaps {
   }
 
   /** Word {@code w} of a boolean column's data (a constant's bit repeated). */
-  static long dataWord(Col col, int w, int rows) {
+  public static long dataWord(Col col, int w, int rows) {
     if (col.constant) {
       return (col.data.getByte(0) & 1) != 0 ? -1L : 0L;
     }
@@ -77,7 +77,7 @@ final class Bitmaps {
   }
 
   /** Sets {@code out}'s validity to the AND of the inputs' validity, for all rows. */
-  static void validityAnd(ArrowBuf out, int rows, Col... inputs) {
+  public static void validityAnd(ArrowBuf out, int rows, Col... inputs) {
     int words = words(rows);
     for (int w = 0; w < words; w++) {
       long word = -1L;
@@ -89,7 +89,7 @@ final class Bitmaps {
   }
 
   /** Rows of {@code selection} where the boolean column is TRUE. */
-  static Selection selectTrue(EvalContext ctx, Col col, Selection selection) {
+  public static Selection selectTrue(EvalContext ctx, Col col, Selection selection) {
     int[] rows = selection.rows();
     int n = selection.size();
     if (col.constant) {
@@ -122,7 +122,8 @@ final class Bitmaps {
   }
 
   /** Rows of {@code selection} where the column is NULL ({@code nulls}) or not NULL. */
-  static Selection selectNulls(EvalContext ctx, Col col, Selection selection, boolean nulls) {
+  public static Selection selectNulls(
+      EvalContext ctx, Col col, Selection selection, boolean nulls) {
     if (!col.mayBeNull) {
       return nulls ? new Selection(selection.rows(), 0, false) : selection;
     }
@@ -138,7 +139,7 @@ final class Bitmaps {
   }
 
   /** Rows of {@code selection} with a non-zero {@code truth[row]}. */
-  static Selection selectTruth(EvalContext ctx, byte[] truth, Selection selection) {
+  public static Selection selectTruth(EvalContext ctx, byte[] truth, Selection selection) {
     int[] rows = selection.rows();
     int[] out = ctx.ints(selection.size());
     int count = 0;
@@ -151,7 +152,7 @@ final class Bitmaps {
   }
 
   /** The rows of {@code all} that are not in {@code part} (a subset of it, both ascending). */
-  static Selection minus(EvalContext ctx, Selection all, Selection part) {
+  public static Selection minus(EvalContext ctx, Selection all, Selection part) {
     if (part.isEmpty()) {
       return all;
     }
@@ -172,7 +173,7 @@ final class Bitmaps {
   }
 
   /** Writes {@code truth[row] != 0} as bits of {@code data} for the selected rows. */
-  static void pack(byte[] truth, Selection selection, ArrowBuf data, int totalRows) {
+  public static void pack(byte[] truth, Selection selection, ArrowBuf data, int totalRows) {
     if (selection.isAll()) {
       for (int w = 0, words = words(totalRows); w < words; w++) {
         int base = w << 6;

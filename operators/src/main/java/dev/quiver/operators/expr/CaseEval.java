@@ -32,7 +32,7 @@ final class CaseEval extends Eval {
   }
 
   @Override
-  Col evaluate(EvalContext ctx, Selection selection) {
+  public Col evaluate(EvalContext ctx, Selection selection) {
     int[] branch = ctx.ints(ctx.rows());
     Col[] values = new Col[results.length + 1];
     Selection remaining = selection;

@@ -12,16 +12,16 @@ import org.apache.arrow.vector.FieldVector;
  * constants, so one loop serves both without a branch. The buffers are captured once: kernels never
  * go through the vector's accessors.
  */
-final class Col {
-  final FieldVector vector;
-  final boolean constant;
-  final int mask;
-  final ArrowBuf data;
-  final ArrowBuf validity;
-  final ArrowBuf offsets;
+public final class Col {
+  public final FieldVector vector;
+  public final boolean constant;
+  public final int mask;
+  public final ArrowBuf data;
+  public final ArrowBuf validity;
+  public final ArrowBuf offsets;
 
   /** False when no row is NULL: kernels then skip reading the validity bitmap. */
-  final boolean mayBeNull;
+  public final boolean mayBeNull;
 
   private Col(FieldVector vector, boolean constant) {
     this.vector = vector;
@@ -33,12 +33,12 @@ final class Col {
     this.mayBeNull = vector.getNullCount() > 0;
   }
 
-  static Col of(FieldVector vector) {
+  public static Col of(FieldVector vector) {
     return new Col(vector, false);
   }
 
   /** A constant: row 0 of {@code oneRow} stands for every row. */
-  static Col constant(FieldVector oneRow) {
+  public static Col constant(FieldVector oneRow) {
     if (oneRow.getValueCount() != 1) {
       throw new IllegalArgumentException("a constant has one row, not " + oneRow.getValueCount());
     }
@@ -46,11 +46,11 @@ final class Col {
   }
 
   /** Whether the constant is NULL (always false for vectors). */
-  boolean isNullConstant() {
+  public boolean isNullConstant() {
     return constant && mayBeNull;
   }
 
-  boolean isNull(int row) {
+  public boolean isNull(int row) {
     if (!mayBeNull) {
       return false;
     }
@@ -59,12 +59,12 @@ final class Col {
   }
 
   /** Start offset in {@link #data} of a string at {@code row}. */
-  int start(int row) {
+  public int start(int row) {
     return offsets.getInt((long) (row & mask) << 2);
   }
 
   /** End offset in {@link #data} of a string at {@code row}. */
-  int end(int row) {
+  public int end(int row) {
     return offsets.getInt(((long) (row & mask) + 1) << 2);
   }
 }

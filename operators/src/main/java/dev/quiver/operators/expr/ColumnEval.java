@@ -14,7 +14,7 @@ final class ColumnEval extends Eval {
   }
 
   @Override
-  Col evaluate(EvalContext ctx, Selection selection) {
+  public Col evaluate(EvalContext ctx, Selection selection) {
     VectorSchemaRoot batch = ctx.batch();
     if (batch == null || index >= batch.getFieldVectors().size()) {
       throw new IllegalArgumentException(

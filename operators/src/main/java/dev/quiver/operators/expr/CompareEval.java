@@ -40,7 +40,7 @@ final class CompareEval extends PredicateEval {
    * the selection is built directly, without truth bytes.
    */
   @Override
-  Selection select(EvalContext ctx, Selection selection) {
+  public Selection select(EvalContext ctx, Selection selection) {
     int shift = fusedShift();
     if (shift < 0 || selection.isEmpty()) {
       return super.select(ctx, selection);

@@ -17,7 +17,7 @@ final class ConstantEval extends Eval {
   }
 
   @Override
-  Col evaluate(EvalContext ctx, Selection selection) {
+  public Col evaluate(EvalContext ctx, Selection selection) {
     FieldVector vector = ctx.newVector(field, 1);
     Values.write(vector, 0, value, type);
     vector.setValueCount(1);

@@ -1,6 +1,8 @@
 package dev.quiver.operators.expr;
 
 import dev.quiver.error.QuiverException;
+import dev.quiver.operators.function.FunctionDefinition;
+import dev.quiver.operators.function.FunctionRegistry;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.plan.expr.Call;
 import dev.quiver.plan.expr.Case;
@@ -8,6 +10,7 @@ import dev.quiver.plan.expr.Cast;
 import dev.quiver.plan.expr.ColumnRef;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.ExprVisitor;
+import dev.quiver.plan.expr.FunctionCall;
 import dev.quiver.plan.expr.InList;
 import dev.quiver.plan.expr.Like;
 import dev.quiver.plan.expr.Literal;
@@ -79,6 +82,23 @@ final class ConstantFolder implements ExprVisitor<Expr> {
       return new Literal(null, call.sqlType());
     }
     return constant(folded);
+  }
+
+  @Override
+  public Expr visitFunction(FunctionCall call) {
+    List<Expr> args = new ArrayList<>();
+    for (Expr arg : call.args()) {
+      args.add(fold(arg));
+    }
+    FunctionDefinition function = FunctionRegistry.definition(call);
+    if (function.propagatesNull() && args.stream().anyMatch(ConstantFolder::isNull)) {
+      return new Literal(null, call.sqlType());
+    }
+    FunctionCall folded = args.equals(call.args()) ? call : FunctionRegistry.call(function, args);
+    if (!folded.sqlType().equals(call.sqlType())) {
+      return call; // a literal argument decided the type differently: keep the call as it was
+    }
+    return function.deterministic() ? constant(folded) : folded;
   }
 
   /** AND/OR without their neutral operands, or the absorbing constant. */

@@ -4,27 +4,28 @@ import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 
 /** The user-facing errors of expression evaluation; each names the expression and the row. */
-final class Errors {
+public final class Errors {
   private Errors() {}
 
-  static QuiverException divisionByZero(String expression, int row) {
+  public static QuiverException divisionByZero(String expression, int row) {
     return new QuiverException(
         ErrorCode.DIVISION_BY_ZERO, "division by zero in " + expression + " at row " + row);
   }
 
-  static QuiverException overflow(String expression, int row, String detail) {
+  public static QuiverException overflow(String expression, int row, String detail) {
     return new QuiverException(
         ErrorCode.NUMERIC_OVERFLOW,
         "numeric overflow in " + expression + " at row " + row + ": " + detail);
   }
 
-  static QuiverException invalidCast(String expression, int row, String value, Object target) {
+  public static QuiverException invalidCast(
+      String expression, int row, String value, Object target) {
     return new QuiverException(
         ErrorCode.INVALID_CAST,
         "cannot cast " + value + " to " + target + " in " + expression + " at row " + row);
   }
 
-  static QuiverException invalidArgument(String expression, int row, String detail) {
+  public static QuiverException invalidArgument(String expression, int row, String detail) {
     return new QuiverException(
         ErrorCode.INVALID_ARGUMENT, detail + " in " + expression + " at row " + row);
   }

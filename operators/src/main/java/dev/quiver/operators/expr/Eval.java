@@ -15,27 +15,27 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * only the rows not yet FALSE. Type dispatch happens when the tree is compiled; evaluation makes
  * one virtual call per node and batch, and kernels loop over Arrow buffers.
  */
-abstract class Eval {
-  final SqlType type;
+public abstract class Eval {
+  public final SqlType type;
 
   /** The expression's one-line text, for error messages. */
-  final String text;
+  public final String text;
 
-  final Field field;
+  public final Field field;
 
-  Eval(SqlType type, String text) {
+  protected Eval(SqlType type, String text) {
     this.type = requireNonNull(type, "type is null");
     this.text = requireNonNull(text, "text is null");
     this.field = new Field("", FieldType.nullable(type.arrow()), null);
   }
 
-  abstract Col evaluate(EvalContext ctx, Selection selection);
+  public abstract Col evaluate(EvalContext ctx, Selection selection);
 
   /**
    * For BOOLEAN expressions: the rows of {@code selection} where the value is TRUE (not FALSE, not
    * NULL). Predicates override this to skip building a boolean vector.
    */
-  Selection select(EvalContext ctx, Selection selection) {
+  public Selection select(EvalContext ctx, Selection selection) {
     if (selection.isEmpty()) {
       return selection;
     }

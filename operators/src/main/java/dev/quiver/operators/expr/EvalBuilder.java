@@ -2,12 +2,14 @@ package dev.quiver.operators.expr;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
+import dev.quiver.operators.function.FunctionRegistry;
 import dev.quiver.plan.expr.Call;
 import dev.quiver.plan.expr.Case;
 import dev.quiver.plan.expr.Cast;
 import dev.quiver.plan.expr.ColumnRef;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.ExprVisitor;
+import dev.quiver.plan.expr.FunctionCall;
 import dev.quiver.plan.expr.InList;
 import dev.quiver.plan.expr.Like;
 import dev.quiver.plan.expr.Literal;
@@ -122,6 +124,15 @@ final class EvalBuilder implements ExprVisitor<Eval> {
       default:
         throw new IllegalStateException("no kernel for " + function);
     }
+  }
+
+  @Override
+  public Eval visitFunction(FunctionCall call) {
+    Eval[] args = new Eval[call.args().size()];
+    for (int i = 0; i < args.length; i++) {
+      args[i] = coerce(call.arg(i), call.signature().operands().get(i));
+    }
+    return FunctionRegistry.definition(call).kernel(call, args);
   }
 
   private Eval arithmetic(Call call, Eval[] args) {

@@ -19,7 +19,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * ({@link #ints}, {@link #bytes}, {@link #longs}, {@link #doubles}) come from pools that are reused
  * batch after batch, so steady-state evaluation allocates no Java arrays.
  */
-final class EvalContext {
+public final class EvalContext {
   private final List<FieldVector> temporaries = new ArrayList<>();
   private final Pool<int[]> ints = new Pool<>(array -> array.length);
   private final Pool<byte[]> bytes = new Pool<>(array -> array.length);
@@ -44,20 +44,20 @@ final class EvalContext {
     doubles.reset();
   }
 
-  VectorSchemaRoot batch() {
+  public VectorSchemaRoot batch() {
     return batch;
   }
 
-  int rows() {
+  public int rows() {
     return rows;
   }
 
-  BufferAllocator allocator() {
+  public BufferAllocator allocator() {
     return allocator;
   }
 
   /** Every row of the batch. */
-  Selection all() {
+  public Selection all() {
     if (identity.length < rows) {
       identity = new int[Math.max(rows, identity.length * 2)];
       for (int i = 0; i < identity.length; i++) {
@@ -68,11 +68,11 @@ final class EvalContext {
   }
 
   /** A new zeroed vector of {@code field} with room for every row, closed by {@link #release}. */
-  FieldVector newVector(Field field) {
+  public FieldVector newVector(Field field) {
     return newVector(field, rows);
   }
 
-  FieldVector newVector(Field field, int valueCount) {
+  public FieldVector newVector(Field field, int valueCount) {
     FieldVector vector = field.createVector(allocator);
     temporaries.add(vector);
     if (vector instanceof BaseVariableWidthVector) {
@@ -104,7 +104,7 @@ final class EvalContext {
   }
 
   /** An int array of at least {@code length} with arbitrary contents, until the next start. */
-  int[] ints(int length) {
+  public int[] ints(int length) {
     int[] array = ints.take(length);
     if (array == null) {
       array = ints.add(new int[Math.max(length, rows)]);
@@ -113,7 +113,7 @@ final class EvalContext {
   }
 
   /** A byte array of at least {@code length}, valid until the next {@link #start}. */
-  byte[] bytes(int length) {
+  public byte[] bytes(int length) {
     byte[] array = bytes.take(length);
     if (array == null) {
       array = bytes.add(new byte[Math.max(length, rows)]);
@@ -122,7 +122,7 @@ final class EvalContext {
   }
 
   /** A long array of at least {@code length}, valid until the next {@link #start}. */
-  long[] longs(int length) {
+  public long[] longs(int length) {
     long[] array = longs.take(length);
     if (array == null) {
       array = longs.add(new long[Math.max(length, rows)]);
@@ -131,7 +131,7 @@ final class EvalContext {
   }
 
   /** A double array of at least {@code length}, valid until the next {@link #start}. */
-  double[] doubles(int length) {
+  public double[] doubles(int length) {
     double[] array = doubles.take(length);
     if (array == null) {
       array = doubles.add(new double[Math.max(length, rows)]);

@@ -120,7 +120,7 @@ final class InListEval extends Eval {
   }
 
   @Override
-  Col evaluate(EvalContext ctx, Selection selection) {
+  public Col evaluate(EvalContext ctx, Selection selection) {
     Col in = value.evaluate(ctx, selection);
     byte[] match = ctx.bytes(ctx.rows());
     matches(ctx, in, selection, match);
@@ -144,7 +144,7 @@ final class InListEval extends Eval {
   }
 
   @Override
-  Selection select(EvalContext ctx, Selection selection) {
+  public Selection select(EvalContext ctx, Selection selection) {
     Col in = value.evaluate(ctx, selection);
     byte[] match = ctx.bytes(ctx.rows());
     matches(ctx, in, selection, match);

@@ -25,7 +25,7 @@ final class LogicEval extends Eval {
   }
 
   @Override
-  Col evaluate(EvalContext ctx, Selection selection) {
+  public Col evaluate(EvalContext ctx, Selection selection) {
     int rows = ctx.rows();
     int words = Bitmaps.words(rows);
     long[] known = ctx.longs(words); // T for AND's open rows... see loop
@@ -83,7 +83,7 @@ final class LogicEval extends Eval {
 
   /** AND narrows the selection operand by operand; OR unites the TRUE rows of each. */
   @Override
-  Selection select(EvalContext ctx, Selection selection) {
+  public Selection select(EvalContext ctx, Selection selection) {
     if (and) {
       Selection kept = selection;
       for (int j = 0; j < operands.length && !kept.isEmpty(); j++) {

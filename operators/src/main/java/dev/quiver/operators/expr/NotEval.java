@@ -25,7 +25,7 @@ final class NotEval extends Eval {
   }
 
   @Override
-  Col evaluate(EvalContext ctx, Selection selection) {
+  public Col evaluate(EvalContext ctx, Selection selection) {
     Col value = operand.evaluate(ctx, selection);
     int rows = ctx.rows();
     FieldVector out = ctx.newVector(field);
@@ -52,7 +52,7 @@ final class NotEval extends Eval {
   }
 
   @Override
-  Selection select(EvalContext ctx, Selection selection) {
+  public Selection select(EvalContext ctx, Selection selection) {
     if (kind == Kind.NOT) {
       return super.select(ctx, selection);
     }

@@ -24,7 +24,7 @@ abstract class PredicateEval extends Eval {
   abstract void truth(EvalContext ctx, Col[] values, Selection selection, byte[] truth);
 
   @Override
-  Col evaluate(EvalContext ctx, Selection selection) {
+  public Col evaluate(EvalContext ctx, Selection selection) {
     Col[] values = evaluateInputs(ctx, selection);
     FieldVector out = ctx.newVector(field);
     if (values != null && !selection.isEmpty()) {
@@ -38,7 +38,7 @@ abstract class PredicateEval extends Eval {
   }
 
   @Override
-  Selection select(EvalContext ctx, Selection selection) {
+  public Selection select(EvalContext ctx, Selection selection) {
     Col[] values = evaluateInputs(ctx, selection);
     if (values == null || selection.isEmpty()) {
       return new Selection(selection.rows(), 0, false);

@@ -32,7 +32,7 @@ final class StringEval extends Eval {
   }
 
   @Override
-  Col evaluate(EvalContext ctx, Selection selection) {
+  public Col evaluate(EvalContext ctx, Selection selection) {
     Col[] values = new Col[args.length];
     boolean nullConstant = false;
     for (int j = 0; j < args.length; j++) {

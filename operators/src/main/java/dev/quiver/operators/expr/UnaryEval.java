@@ -16,7 +16,7 @@ abstract class UnaryEval extends Eval {
   }
 
   @Override
-  Col evaluate(EvalContext ctx, Selection selection) {
+  public Col evaluate(EvalContext ctx, Selection selection) {
     Col in = input.evaluate(ctx, selection);
     FieldVector out = ctx.newVector(field);
     if (!selection.isEmpty() && !in.isNullConstant()) {

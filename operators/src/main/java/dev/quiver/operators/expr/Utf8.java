@@ -3,14 +3,15 @@ package dev.quiver.operators.expr;
 import org.apache.arrow.memory.ArrowBuf;
 
 /** UTF-8 helpers over Arrow buffers: comparison, character counting and stepping. */
-final class Utf8 {
+public final class Utf8 {
   private Utf8() {}
 
   /**
    * Compares two byte ranges as unsigned bytes, shorter first on a tie: the order of code points.
    * Returns -1, 0 or 1. Eight bytes are compared at a time.
    */
-  static int compare(ArrowBuf a, long aStart, int aLength, ArrowBuf b, long bStart, int bLength) {
+  public static int compare(
+      ArrowBuf a, long aStart, int aLength, ArrowBuf b, long bStart, int bLength) {
     int common = Math.min(aLength, bLength);
     int at = 0;
     for (; at + 8 <= common; at += 8) {
@@ -31,7 +32,7 @@ final class Utf8 {
   }
 
   /** Whether the ranges hold the same bytes. */
-  static boolean equals(
+  public static boolean equals(
       ArrowBuf a, long aStart, int aLength, ArrowBuf b, long bStart, int bLength) {
     return aLength == bLength && compare(a, aStart, aLength, b, bStart, bLength) == 0;
   }
@@ -39,7 +40,8 @@ final class Utf8 {
   /**
    * Whether {@code length} bytes at {@code start} of {@code buffer} equal {@code bytes[from..]}.
    */
-  static boolean regionMatches(ArrowBuf buffer, long start, byte[] bytes, int from, int length) {
+  public static boolean regionMatches(
+      ArrowBuf buffer, long start, byte[] bytes, int from, int length) {
     for (int j = 0; j < length; j++) {
       if (buffer.getByte(start + j) != bytes[from + j]) {
         return false;
@@ -49,12 +51,12 @@ final class Utf8 {
   }
 
   /** Whether {@code b} starts a character (is not a continuation byte 10xxxxxx). */
-  static boolean isLead(byte b) {
+  public static boolean isLead(byte b) {
     return (b & 0xC0) != 0x80;
   }
 
   /** Number of characters in a byte range of valid UTF-8. */
-  static int length(ArrowBuf buffer, long start, int length) {
+  public static int length(ArrowBuf buffer, long start, int length) {
     int count = 0;
     for (int j = 0; j < length; j++) {
       count += isLead(buffer.getByte(start + j)) ? 1 : 0;
@@ -63,13 +65,13 @@ final class Utf8 {
   }
 
   /** Byte length of the character whose first byte is {@code lead}. */
-  static int width(byte lead) {
+  public static int width(byte lead) {
     int b = lead & 0xFF;
     return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
   }
 
   /** The code point of the {@code width}-byte UTF-8 sequence at {@code at}. */
-  static int decode(ArrowBuf buffer, long at, int width) {
+  public static int decode(ArrowBuf buffer, long at, int width) {
     int b = buffer.getByte(at) & 0xFF;
     switch (width) {
       case 1:

@@ -8,7 +8,7 @@ import org.apache.arrow.vector.VarCharVector;
  * into its offset and data buffers: no {@code byte[]} per value. Rows skipped over become empty
  * NULLs. The data buffer doubles when full.
  */
-final class Utf8Writer {
+public final class Utf8Writer {
   private final VarCharVector vector;
   private final ArrowBuf offsets;
   private final ArrowBuf validity;
@@ -17,7 +17,7 @@ final class Utf8Writer {
   private int next;
 
   /** {@code vector} is freshly allocated for at least the rows to be written. */
-  Utf8Writer(VarCharVector vector) {
+  public Utf8Writer(VarCharVector vector) {
     this.vector = vector;
     this.offsets = vector.getOffsetBuffer();
     this.validity = vector.getValidityBuffer();
@@ -26,32 +26,32 @@ final class Utf8Writer {
   }
 
   /** Skips to {@code row}: rows before it that were not written are NULL. */
-  void begin(int row) {
+  public void begin(int row) {
     for (int r = next; r < row; r++) {
       offsets.setInt((long) (r + 1) << 2, end);
     }
     next = row;
   }
 
-  void append(ArrowBuf source, long start, int length) {
+  public void append(ArrowBuf source, long start, int length) {
     ensure(length);
     data.setBytes(end, source, start, length);
     end += length;
   }
 
-  void append(byte[] bytes, int from, int length) {
+  public void append(byte[] bytes, int from, int length) {
     ensure(length);
     data.setBytes(end, bytes, from, length);
     end += length;
   }
 
-  void appendByte(int b) {
+  public void appendByte(int b) {
     ensure(1);
     data.setByte(end++, b);
   }
 
   /** Appends a code point as UTF-8. */
-  void appendCodePoint(int cp) {
+  public void appendCodePoint(int cp) {
     ensure(4);
     if (cp < 0x80) {
       data.setByte(end++, cp);
@@ -71,21 +71,21 @@ final class Utf8Writer {
   }
 
   /** Ends the value of {@code row} (begun with {@link #begin}) as non-NULL. */
-  void commit(int row) {
+  public void commit(int row) {
     offsets.setInt((long) (row + 1) << 2, end);
     Bitmaps.set(validity, row);
     next = row + 1;
   }
 
   /** Ends {@code row} as NULL, dropping anything appended for it. */
-  void commitNull(int row) {
+  public void commitNull(int row) {
     begin(row);
     offsets.setInt((long) (row + 1) << 2, end);
     next = row + 1;
   }
 
   /** Completes the vector with {@code rows} rows. */
-  void finish(int rows) {
+  public void finish(int rows) {
     begin(rows);
     vector.setLastSet(rows - 1);
     vector.setValueCount(rows);

@@ -8,6 +8,9 @@ public interface ExprVisitor<R> {
 
   R visitCall(Call call);
 
+  /** A library function, by name (the operators module's function registry). */
+  R visitFunction(FunctionCall call);
+
   R visitCase(Case caseExpr);
 
   R visitCast(Cast cast);

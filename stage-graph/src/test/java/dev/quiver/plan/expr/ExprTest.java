@@ -190,6 +190,11 @@ class ExprTest {
           }
 
           @Override
+          public String visitFunction(FunctionCall call) {
+            return "function";
+          }
+
+          @Override
           public String visitCase(Case caseExpr) {
             return "case";
           }

@@ -1,0 +1,58 @@
+package dev.quiver.operators.function;
+
+import dev.quiver.operators.expr.Bitmaps;
+import dev.quiver.operators.expr.Col;
+import dev.quiver.operators.expr.EvalContext;
+import dev.quiver.operators.expr.Selection;
+import dev.quiver.plan.expr.Expr;
+import dev.quiver.plan.expr.Literal;
+import dev.quiver.plan.type.SqlType;
+import dev.quiver.plan.type.SqlType.Kind;
+import java.util.List;
+
+/** What kernels and signatures of library functions share. */
+public final class Kernels {
+  private Kernels() {}
+
+  /** The rows of {@code selection} where no value is NULL. */
+  public static Selection nonNull(EvalContext ctx, Col[] values, Selection selection) {
+    Selection rows = selection;
+    for (Col value : values) {
+      if (value.mayBeNull) {
+        rows = Bitmaps.selectNulls(ctx, value, rows, false);
+      }
+    }
+    return rows;
+  }
+
+  public static long getLong(Col col, int row) {
+    return col.data.getLong((long) (row & col.mask) << 3);
+  }
+
+  public static int getInt(Col col, int row) {
+    return col.data.getInt((long) (row & col.mask) << 2);
+  }
+
+  public static double getDouble(Col col, int row) {
+    return col.data.getDouble((long) (row & col.mask) << 3);
+  }
+
+  public static boolean isString(SqlType type) {
+    return type.kind() == Kind.VARCHAR;
+  }
+
+  /** VARCHAR, or a NULL literal (typed VARCHAR by the planner when untyped). */
+  public static boolean allStrings(List<Expr> args) {
+    for (Expr arg : args) {
+      if (!isString(arg.sqlType())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The value of a non-NULL literal argument, or null when it is not one. */
+  public static Object literalValue(Expr arg) {
+    return arg instanceof Literal && !((Literal) arg).isNull() ? ((Literal) arg).value() : null;
+  }
+}

@@ -1,0 +1,92 @@
+package dev.quiver.operators.function.string;
+
+import dev.quiver.operators.expr.Col;
+import dev.quiver.operators.expr.Eval;
+import dev.quiver.operators.expr.EvalContext;
+import dev.quiver.operators.expr.Selection;
+import dev.quiver.operators.expr.Utf8Writer;
+import dev.quiver.operators.function.FunctionDefinition;
+import dev.quiver.operators.function.StringResultEval;
+import dev.quiver.plan.expr.Casts;
+import dev.quiver.plan.expr.Expr;
+import dev.quiver.plan.expr.FunctionCall;
+import dev.quiver.plan.expr.Signature;
+import dev.quiver.plan.type.SqlType;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * {@code concat_ws(separator, a, b, ...)}: the non-NULL arguments as text with the separator
+ * between them; NULL when the separator is NULL (DuckDB, PostgreSQL).
+ */
+final class ConcatWs implements FunctionDefinition {
+  @Override
+  public String name() {
+    return "concat_ws";
+  }
+
+  @Override
+  public int minArgs() {
+    return 2;
+  }
+
+  @Override
+  public int maxArgs() {
+    return Integer.MAX_VALUE;
+  }
+
+  @Override
+  public String usage() {
+    return "concat_ws(separator, value, ...)";
+  }
+
+  @Override
+  public Signature resolve(List<Expr> args) {
+    for (Expr arg : args) {
+      if (!Casts.canCast(arg.sqlType(), SqlType.VARCHAR)) {
+        return null;
+      }
+    }
+    return new Signature(SqlType.VARCHAR, Collections.nCopies(args.size(), SqlType.VARCHAR));
+  }
+
+  @Override
+  public boolean nullable(List<Expr> args) {
+    return args.get(0).nullable();
+  }
+
+  @Override
+  public boolean propagatesNull() {
+    return false;
+  }
+
+  @Override
+  public Eval kernel(FunctionCall call, Eval[] args) {
+    return new StringResultEval(call, args, false) {
+      @Override
+      protected void write(EvalContext ctx, Utf8Writer writer, Col[] values, Selection rows) {
+        Col separator = values[0];
+        int[] selected = rows.rows();
+        for (int k = 0, n = rows.size(); k < n; k++) {
+          int i = selected[k];
+          if (separator.isNull(i)) {
+            continue; // not committed: NULL
+          }
+          writer.begin(i);
+          boolean first = true;
+          for (int j = 1; j < values.length; j++) {
+            if (values[j].isNull(i)) {
+              continue;
+            }
+            if (!first) {
+              appendValue(writer, separator, i);
+            }
+            appendValue(writer, values[j], i);
+            first = false;
+          }
+          writer.commit(i);
+        }
+      }
+    };
+  }
+}

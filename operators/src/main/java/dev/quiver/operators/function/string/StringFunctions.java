@@ -1,0 +1,13 @@
+package dev.quiver.operators.function.string;
+
+import dev.quiver.operators.function.FunctionDefinition;
+import java.util.List;
+
+/** The string functions, each declared in its own class. */
+public final class StringFunctions {
+  private StringFunctions() {}
+
+  public static List<FunctionDefinition> all() {
+    return List.of(new Concat(), new ConcatWs(), new Pad(true), new Pad(false), new Length());
+  }
+}
