@@ -85,7 +85,7 @@ class SqlExplainGoldenTest {
   static void check(String file, String actual) throws IOException {
     Path path = DIR.resolve(file);
     if (UPDATE) {
-      Files.createDirectories(DIR);
+      Files.createDirectories(path.getParent());
       Files.writeString(path, actual, StandardCharsets.UTF_8);
       return;
     }
