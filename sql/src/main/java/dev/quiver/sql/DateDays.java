@@ -16,6 +16,7 @@ import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.SqlTypeFamily;
@@ -42,7 +43,11 @@ import org.apache.calcite.util.DateString;
 final class DateDays {
   private DateDays() {}
 
-  /** An integer as a number of days: INTERVAL DAY, NULL where the integer is. */
+  /**
+   * An integer as a number of days: INTERVAL DAY, NULL where the integer is. It prints as the
+   * integer, so {@code d + 1} reads as written in messages and where Calcite matches expressions by
+   * their text (a GROUP BY expression in the select list).
+   */
   static final SqlOperator DAYS =
       new SqlInternalOperator(
           "$DAYS",
@@ -57,7 +62,12 @@ final class DateDays {
             return factory.createTypeWithNullability(days, binding.getOperandType(0).isNullable());
           },
           null,
-          OperandTypes.family(SqlTypeFamily.INTEGER));
+          OperandTypes.family(SqlTypeFamily.INTEGER)) {
+        @Override
+        public void unparse(SqlWriter writer, SqlCall call, int leftPrec, int rightPrec) {
+          call.operand(0).unparse(writer, leftPrec, rightPrec);
+        }
+      };
 
   /**
    * Wraps the integer operand of {@code date + n}, {@code n + date} or {@code date - n} in {@link

@@ -145,6 +145,18 @@ class SqlPlannerTest {
         .doesNotContain("DAYS");
   }
 
+  /** Calcite matches a GROUP BY expression in the select list by its text. */
+  @Test
+  void groupByADatePlusDays() {
+    assertThat(
+            explain(
+                "select o_orderdate + 1 as next_day, count(*) from orders"
+                    + " group by o_orderdate + 1 order by o_orderdate + 1",
+                2))
+        .contains("Project[(o_orderdate#0 + 1) AS next_day]")
+        .contains("Aggregate[FINAL");
+  }
+
   /** A date literal ± an integer literal is folded, unless it leaves DATE's range. */
   @Test
   void dateLiteralPlusDaysIsFolded() {
