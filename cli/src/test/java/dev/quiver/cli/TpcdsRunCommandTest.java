@@ -26,6 +26,9 @@ class TpcdsRunCommandTest {
     Path data = dir.resolve("tpcds");
     try (BufferAllocator allocator = Allocators.newChild("empty tpcds")) {
       for (Table table : TpcdsSchemas.tables()) {
+        if (table.getName().equals("income_band")) {
+          continue; // a folder without it: q84, which reads it, fails
+        }
         Path file = data.resolve(table.getName()).resolve("part-0.parquet");
         try (BatchFileWriter writer =
             BatchFileWriter.open(file, FileFormat.PARQUET, TpcdsSchemas.schema(table), allocator)) {
@@ -41,7 +44,7 @@ class TpcdsRunCommandTest {
             "--data",
             data.toString(),
             "--queries",
-            "72,3",
+            "84,3",
             "--parallelism",
             "1",
             "--out",
@@ -54,17 +57,17 @@ class TpcdsRunCommandTest {
             "query \\|     rows \\|  seconds\n"
                 + "------\\+----------\\+---------\n"
                 + "q03   \\|        0 \\| +\\d+\\.\\d{3}\n"
-                + "q72   \\|   FAILED \\| +\\d+\\.\\d{3}\n"
+                + "q84   \\|   FAILED \\| +\\d+\\.\\d{3}\n"
                 + "------\\+----------\\+---------\n"
                 + "total \\|        0 \\| +\\d+\\.\\d{3}\n$");
-    assertThat(run.err()) // q72's d_date + 5: no date + integer yet
-        .startsWith("quiver: q72: [INVALID_QUERY] ")
-        .contains("'<DATE> + <INTEGER>'")
-        .endsWith("\nquiver: 1 of 2 queries failed: q72\n");
+    assertThat(run.err()) // q84 reads income_band, which the folder does not have
+        .startsWith("quiver: q84: [INVALID_QUERY] ")
+        .contains("income_band")
+        .endsWith("\nquiver: 1 of 2 queries failed: q84\n");
     assertThat(run.err().lines()).hasSize(2);
     assertThat(Files.readString(out.resolve("q03.csv")))
         .isEqualTo("d_year,brand_id,brand,sum_agg\n");
-    assertThat(out.resolve("q72.csv")).doesNotExist();
+    assertThat(out.resolve("q84.csv")).doesNotExist();
     assertThat(data.resolve("_SUCCESS")).doesNotExist(); // used as it is, nothing generated
   }
 }

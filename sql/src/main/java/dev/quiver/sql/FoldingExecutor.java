@@ -18,6 +18,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * and {@code 0.05}) and from a fractional number to an integer (Calcite truncates, Quiver rounds
  * half away from zero). Those stay in the plan and are evaluated by the kernels, so a constant
  * gives the same answer as a column holding the same value.
+ *
+ * <p>Calcite cannot fold {@link DateDays#DAYS} (date ± integer): a date literal ± an integer
+ * literal is folded here, anything else with DAYS stays for the kernels.
  */
 final class FoldingExecutor implements RexExecutor {
   static final FoldingExecutor INSTANCE = new FoldingExecutor();
@@ -28,17 +31,21 @@ final class FoldingExecutor implements RexExecutor {
   public void reduce(RexBuilder rexBuilder, List<RexNode> constExps, List<RexNode> reducedValues) {
     boolean[] kept = new boolean[constExps.size()];
     List<RexNode> foldable = new ArrayList<>();
-    for (int i = 0; i < constExps.size(); i++) {
-      kept[i] = keepsUnfolded(constExps.get(i));
+    List<RexNode> expressions = new ArrayList<>();
+    for (RexNode expression : constExps) {
+      expressions.add(DateDays.foldLiterals(rexBuilder, expression));
+    }
+    for (int i = 0; i < expressions.size(); i++) {
+      kept[i] = keepsUnfolded(expressions.get(i));
       if (!kept[i]) {
-        foldable.add(constExps.get(i));
+        foldable.add(expressions.get(i));
       }
     }
     List<RexNode> folded = new ArrayList<>();
     RexUtil.EXECUTOR.reduce(rexBuilder, foldable, folded);
     int next = 0;
     for (int i = 0; i < constExps.size(); i++) {
-      reducedValues.add(kept[i] ? constExps.get(i) : folded.get(next++));
+      reducedValues.add(kept[i] ? expressions.get(i) : folded.get(next++));
     }
   }
 
@@ -48,7 +55,7 @@ final class FoldingExecutor implements RexExecutor {
             new RexVisitorImpl<Boolean>(true) {
               @Override
               public Boolean visitCall(RexCall call) {
-                if (call.getKind() == SqlKind.CAST && differs(call)) {
+                if ((call.getKind() == SqlKind.CAST && differs(call)) || DateDays.isDays(call)) {
                   return true;
                 }
                 for (RexNode operand : call.getOperands()) {

@@ -20,6 +20,9 @@ import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
  * select list ({@code Illegal use of 'NULL'}), such as the rolled-up columns of TPC-DS q27 and q36
  * ({@code SELECT NULL AS s_state ... UNION ALL ...}); with coercion on (and this class) such a NULL
  * gets the NULL type and then the type of its UNION column, as in standard SQL.
+ *
+ * <p>The one operand it rewrites, without a cast: the integer of {@code date + n}, {@code n + date}
+ * and {@code date - n} becomes a number of days ({@link DateDays}).
  */
 final class NoImplicitCasts extends TypeCoercionImpl {
   NoImplicitCasts(RelDataTypeFactory typeFactory, SqlValidator validator) {
@@ -42,9 +45,10 @@ final class NoImplicitCasts extends TypeCoercionImpl {
     return false;
   }
 
+  /** No casts; the one rewrite is DATE ± integer, which becomes DATE ± a number of days. */
   @Override
   public boolean binaryArithmeticCoercion(SqlCallBinding binding) {
-    return false;
+    return DateDays.wrapDays(binding);
   }
 
   @Override

@@ -67,6 +67,10 @@ final class RexTranslator {
     if (call instanceof org.apache.calcite.rex.RexOver) {
       throw Errors.unsupported("window functions (OVER): " + call);
     }
+    if (DateDays.isDays(call)) {
+      // The integer of date ± n (DateDays): Quiver's date ± integer counts it in days.
+      return translate(call.getOperands().get(0));
+    }
     switch (call.getKind()) {
       case SEARCH:
         // Calcite's simplifier folds BETWEEN / IN / ranges into SEARCH(x, Sarg); undo that.

@@ -78,6 +78,12 @@ class ScanFilterPushdownTest {
   }
 
   @Test
+  void aDateLiteralPlusDaysIsALiteral() {
+    assertThat(pushed("dt >= date '1995-02-27' + 3")).isEqualTo("dt >= DATE '1995-03-02'");
+    assertThat(pushed("dt + 3 >= date '1995-02-27'")).isNull(); // a function of the column
+  }
+
+  @Test
   void inListIsPushedAsItsRange() {
     assertThat(pushed("s in ('b', 'a', 'c')")).isEqualTo("s >= 'a' AND s <= 'c'");
     assertThat(pushed("i in (7, -3, 12)")).isEqualTo("i >= -3 AND i <= 12");

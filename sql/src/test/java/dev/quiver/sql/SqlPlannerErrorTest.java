@@ -58,6 +58,18 @@ class SqlPlannerErrorTest {
     assertThatThrownBy(() -> planner.plan("select n_nationkey + '1' from nation", 2))
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("Cannot apply '+' to arguments of type '<BIGINT> + <CHAR(1)>'");
+    // DATE ± an integer is a number of days (DateDays); no other number mixes with a date.
+    assertThatThrownBy(() -> planner.plan("select o_orderdate + 1.5 from orders", 2))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("Cannot apply '+' to arguments of type '<DATE> + <DECIMAL(2, 1)>'");
+    assertThatThrownBy(() -> planner.plan("select o_orderdate - o_totalprice from orders", 2))
+        .hasMessageContaining("Cannot apply '-' to arguments of type '<DATE> - <DECIMAL(15, 2)>'");
+    assertThatThrownBy(() -> planner.plan("select 5 - o_orderdate from orders", 2))
+        .hasMessageContaining("Cannot apply '-' to arguments of type '<INTEGER> - <DATE>'");
+    assertThatThrownBy(() -> planner.plan("select o_orderdate * 2 from orders", 2))
+        .hasMessageContaining("Cannot apply '*' to arguments of type '<DATE> * <INTEGER>'");
+    assertThatThrownBy(() -> planner.plan("select o_orderdate + '1' from orders", 2))
+        .hasMessageContaining("Cannot apply '+' to arguments of type '<DATE> + <CHAR(1)>'");
     assertThatThrownBy(() -> planner.plan("select coalesce(n_name, 1) from nation", 2))
         .hasMessageContaining("Illegal mixing of types in CASE or COALESCE statement");
     assertThatThrownBy(() -> planner.plan("select null from nation", 2))

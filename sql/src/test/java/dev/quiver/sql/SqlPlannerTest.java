@@ -126,6 +126,53 @@ class SqlPlannerTest {
     assertThat(text).contains("YEAR").contains("Aggregate[FINAL");
   }
 
+  /** DATE ± an integer (DateDays) is Quiver's date ± days, also for integer + date. */
+  @Test
+  void dateArithmeticWithIntegersCountsDays() {
+    PlanNode plan =
+        planner.plan(
+            "select o_orderdate + 5 as a, 1 + o_orderdate as b, o_orderdate - o_shippriority as c,"
+                + " o_orderdate + cast(-2 as tinyint) as d, o_orderdate + o_orderkey as e"
+                + " from orders",
+            2);
+    for (int i = 0; i < 5; i++) {
+      assertThat(plan.schema().column(i).type()).isEqualTo(dev.quiver.plan.type.SqlType.DATE);
+    }
+    assertThat(PlanPrinter.explain(plan))
+        .contains("(o_orderdate#1 + 5) AS a, (o_orderdate#1 + 1) AS b")
+        .contains("(o_orderdate#1 - o_shippriority#2) AS c, (o_orderdate#1 + -2) AS d")
+        .contains("(o_orderdate#1 + o_orderkey#0) AS e")
+        .doesNotContain("DAYS");
+  }
+
+  /** Calcite matches a GROUP BY expression in the select list by its text. */
+  @Test
+  void groupByADatePlusDays() {
+    assertThat(
+            explain(
+                "select o_orderdate + 1 as next_day, count(*) from orders"
+                    + " group by o_orderdate + 1 order by o_orderdate + 1",
+                2))
+        .contains("Project[(o_orderdate#0 + 1) AS next_day]")
+        .contains("Aggregate[FINAL");
+  }
+
+  /** A date literal ± an integer literal is folded, unless it leaves DATE's range. */
+  @Test
+  void dateLiteralPlusDaysIsFolded() {
+    assertThat(
+            explain(
+                "select o_orderkey from orders"
+                    + " where o_orderdate >= date '2000-02-27' + 3 and o_orderdate < 1 + date"
+                    + " '2000-12-31' or o_orderdate = date '2000-01-01' - 366",
+                2))
+        .contains("DATE '2000-03-01'")
+        .contains("DATE '2001-01-01'")
+        .contains("DATE '1998-12-31'");
+    assertThat(explain("select date '2000-01-01' + 3000000000 from nation", 1))
+        .contains("3000000000");
+  }
+
   @Test
   void aliasesOfARenamingProjectionAreKept() {
     PlanNode grouped =

@@ -10,7 +10,8 @@ import org.apache.arrow.vector.FieldVector;
 
 /**
  * Date and interval arithmetic: DATE or TIMESTAMP ± INTERVAL (either order for +), DATE − DATE in
- * days, and intervals of one kind ± each other.
+ * days, DATE ± a BIGINT number of days (either order for +), and intervals of one kind ± each
+ * other.
  *
  * <p>Adding months keeps the day of month, clamped to the end of the target month as SQL does
  * ({@code DATE '2024-01-31' + INTERVAL '1' MONTH} is {@code 2024-02-29}); a timestamp keeps its
@@ -23,29 +24,32 @@ final class DateArithmetic extends BinaryEval {
     DATE_MONTHS,
     DATE_DAY_TIME,
     DATE_DIFFERENCE,
+    DATE_DAYS,
     TIMESTAMP,
     MONTHS,
     DAY_TIME
   }
 
   private final boolean subtract;
-  private final boolean swapped; // interval + date
+  private final boolean swapped; // interval + date, days + date
   private final SqlType.Kind interval;
   private final Shape shape;
 
   DateArithmetic(SqlType type, String text, ScalarFunction op, Eval left, Eval right) {
     super(type, text, left, right);
     this.subtract = op == ScalarFunction.SUBTRACT;
-    this.swapped = left.type.isInterval() && right.type.isDatetime();
+    this.swapped = !left.type.isDatetime() && right.type.isDatetime();
     SqlType.Kind date = (swapped ? right : left).type.kind();
     this.interval = (swapped ? left : right).type.kind();
     if (date == SqlType.Kind.DATE) {
       this.shape =
           interval == SqlType.Kind.DATE
               ? Shape.DATE_DIFFERENCE
-              : interval == SqlType.Kind.INTERVAL_YEAR_MONTH
-                  ? Shape.DATE_MONTHS
-                  : Shape.DATE_DAY_TIME;
+              : interval == SqlType.Kind.BIGINT
+                  ? Shape.DATE_DAYS
+                  : interval == SqlType.Kind.INTERVAL_YEAR_MONTH
+                      ? Shape.DATE_MONTHS
+                      : Shape.DATE_DAY_TIME;
     } else if (date == SqlType.Kind.TIMESTAMP) {
       this.shape = Shape.TIMESTAMP;
     } else {
@@ -93,6 +97,15 @@ final class DateArithmetic extends BinaryEval {
                   (long) dates.getInt((long) (i & dm) << 2)
                       - intervals.getInt((long) (i & vm) << 2);
               o.setInt((long) i << 2, Math.toIntExact(difference));
+            }
+            break;
+          case DATE_DAYS:
+            for (; k < n; k++) {
+              int i = rows[k];
+              long date = dates.getInt((long) (i & dm) << 2);
+              long days = intervals.getLong((long) (i & vm) << 3);
+              long sum = subtract ? Math.subtractExact(date, days) : Math.addExact(date, days);
+              o.setInt((long) i << 2, Math.toIntExact(sum));
             }
             break;
           case TIMESTAMP:

@@ -139,7 +139,7 @@ final class EvalBuilder implements ExprVisitor<Eval> {
     SqlType type = call.sqlType();
     String text = call.toString();
     ScalarFunction op = call.function();
-    if (args[0].type.isDatetime() || args[0].type.isInterval()) {
+    if (args[0].type.isDatetime() || args[0].type.isInterval() || args[1].type.isDatetime()) {
       return new DateArithmetic(type, text, op, args[0], args[1]);
     }
     switch (type.kind()) {

@@ -9,8 +9,13 @@ import static dev.quiver.plan.expr.Exprs.interval;
 import static dev.quiver.plan.expr.Exprs.intervalDays;
 import static dev.quiver.plan.expr.Exprs.intervalMonths;
 import static dev.quiver.plan.expr.Exprs.intervalYears;
+import static dev.quiver.plan.expr.Exprs.lit;
+import static dev.quiver.plan.expr.Exprs.nullOf;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.ScalarFunction;
 import dev.quiver.plan.type.SqlType;
@@ -20,6 +25,7 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.time.Period;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
@@ -27,7 +33,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Date ± interval, DATE − DATE and EXTRACT against java.time. */
+/** Date ± interval, date ± days, DATE − DATE and EXTRACT against java.time. */
 @ExtendWith(ArrowLeakCheck.class)
 class DateFunctionsTest {
   private static final List<SqlType> TYPES =
@@ -159,6 +165,108 @@ class DateFunctionsTest {
               call(ScalarFunction.ADD, date("2000-02-29"), intervalYears(1))),
           batch,
           allocator);
+    }
+  }
+
+  @Test
+  void datePlusOrMinusAnIntegerMovesByDays(BufferAllocator allocator) {
+    Random random = new Random(7);
+    List<SqlType> types =
+        List.of(SqlType.DATE, SqlType.TINYINT, SqlType.SMALLINT, SqlType.INTEGER, SqlType.BIGINT);
+    List<List<Object>> rows = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      List<Object> row = new ArrayList<>();
+      row.add(
+          random.nextInt(10) == 0 ? null : LocalDate.ofEpochDay(random.nextInt(200_000) - 100_000));
+      row.add(random.nextInt(10) == 0 ? null : (long) (random.nextInt(256) - 128));
+      row.add(random.nextInt(10) == 0 ? null : (long) (random.nextInt(65536) - 32768));
+      row.add(random.nextInt(10) == 0 ? null : (long) (random.nextInt(2_000_000) - 1_000_000));
+      row.add(random.nextInt(10) == 0 ? null : random.nextLong() % 5_000_000L);
+      rows.add(row);
+    }
+    Expr d = col(0, SqlType.DATE);
+    try (VectorSchemaRoot batch = ExprCheck.batch(allocator, types, rows)) {
+      for (int c = 1; c < types.size(); c++) {
+        Expr days = col(c, types.get(c));
+        ExprCheck.check(call(ScalarFunction.ADD, d, days), batch, allocator);
+        ExprCheck.check(call(ScalarFunction.ADD, days, d), batch, allocator);
+        ExprCheck.check(call(ScalarFunction.SUBTRACT, d, days), batch, allocator);
+      }
+      ExprCheck.check(call(ScalarFunction.ADD, d, lit(5)), batch, allocator);
+      ExprCheck.check(call(ScalarFunction.SUBTRACT, d, lit(-366L)), batch, allocator);
+      ExprCheck.check(call(ScalarFunction.ADD, lit(1), d), batch, allocator);
+      ExprCheck.check(call(ScalarFunction.ADD, d, nullOf(SqlType.INTEGER)), batch, allocator);
+    }
+    try (VectorSchemaRoot batch =
+        ExprCheck.batch(
+            allocator,
+            List.of(SqlType.DATE, SqlType.INTEGER),
+            List.of(
+                Arrays.asList(LocalDate.parse("2024-02-28"), 1L),
+                Arrays.asList(LocalDate.parse("2023-12-31"), 1L),
+                Arrays.asList(LocalDate.parse("2024-03-01"), -1L),
+                Arrays.asList(LocalDate.parse("1970-01-01"), -1L),
+                Arrays.asList(null, 1L),
+                Arrays.asList(LocalDate.parse("2000-01-01"), null)))) {
+      Expr days = col(1, SqlType.INTEGER);
+      Expr sum = call(ScalarFunction.ADD, col(0, SqlType.DATE), days);
+      assertThat(sum.sqlType()).isEqualTo(SqlType.DATE);
+      assertThat(PredicateTest.values(sum, batch, allocator))
+          .containsExactly(
+              LocalDate.parse("2024-02-29"),
+              LocalDate.parse("2024-01-01"),
+              LocalDate.parse("2024-02-29"),
+              LocalDate.parse("1969-12-31"),
+              null,
+              null);
+      assertThat(
+              PredicateTest.values(
+                  call(ScalarFunction.SUBTRACT, col(0, SqlType.DATE), days), batch, allocator))
+          .containsExactly(
+              LocalDate.parse("2024-02-27"),
+              LocalDate.parse("2023-12-30"),
+              LocalDate.parse("2024-03-02"),
+              LocalDate.parse("1970-01-02"),
+              null,
+              null);
+    }
+  }
+
+  /** A day count that leaves DATE's range (days since 1970 in an int) is an error, not a wrap. */
+  @Test
+  void daysBeyondTheRangeOfDateAreAnOverflow(BufferAllocator allocator) {
+    try (VectorSchemaRoot batch =
+        ExprCheck.batch(
+            allocator,
+            List.of(SqlType.DATE, SqlType.BIGINT),
+            List.of(
+                Arrays.asList(LocalDate.parse("2000-01-01"), 1L),
+                Arrays.asList(null, Long.MAX_VALUE), // NULL: its day count is never added
+                Arrays.asList(LocalDate.parse("2000-01-01"), (long) Integer.MAX_VALUE)))) {
+      Expr d = col(0, SqlType.DATE);
+      Expr days = col(1, SqlType.BIGINT);
+      for (Expr expr :
+          List.of(
+              call(ScalarFunction.ADD, d, days),
+              call(ScalarFunction.ADD, days, d),
+              call(ScalarFunction.SUBTRACT, d, lit(Long.MIN_VALUE)),
+              call(ScalarFunction.SUBTRACT, d, call(ScalarFunction.NEGATE, days)))) {
+        assertThatThrownBy(
+                () -> ExpressionCompiler.compile(expr).evaluate(batch, allocator).close())
+            .as("%s", expr)
+            .isInstanceOfSatisfying(
+                QuiverException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.NUMERIC_OVERFLOW))
+            .hasMessageContaining("outside the range of DATE");
+        ExprCheck.check(expr, batch, allocator);
+      }
+      // The last day a DATE holds is still one.
+      assertThat(
+              PredicateTest.values(
+                  call(ScalarFunction.ADD, date("1970-01-01"), lit((long) Integer.MAX_VALUE)),
+                  batch,
+                  allocator))
+          .containsOnly(LocalDate.ofEpochDay(Integer.MAX_VALUE));
     }
   }
 }

@@ -26,7 +26,8 @@ final class ReferenceArithmetic {
     if (a instanceof LocalDate
         || a instanceof LocalDateTime
         || a instanceof Period
-        || a instanceof Duration) {
+        || a instanceof Duration
+        || b instanceof LocalDate) {
       return ReferenceDates.arithmetic(f, a, b);
     }
     boolean divides = f == ScalarFunction.DIVIDE || f == ScalarFunction.MODULO;

@@ -1,6 +1,8 @@
 package dev.quiver.operators.expr;
 
+import dev.quiver.error.ErrorCode;
 import dev.quiver.plan.expr.ScalarFunction;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -20,14 +22,22 @@ final class ReferenceDates {
     if (a instanceof Duration && b instanceof Duration) {
       return add ? ((Duration) a).plus((Duration) b) : ((Duration) a).minus((Duration) b);
     }
-    if (a instanceof Period || a instanceof Duration) {
-      return arithmetic(f, b, a); // interval + date
+    if (a instanceof Period || a instanceof Duration || a instanceof Long) {
+      return arithmetic(f, b, a); // interval + date, days + date
     }
     if (b instanceof LocalDate) {
       return ChronoUnit.DAYS.between((LocalDate) b, (LocalDate) a);
     }
     if (a instanceof LocalDate) {
       LocalDate date = (LocalDate) a;
+      if (b instanceof Long) { // days; a DATE is an int of days since 1970-01-01
+        BigInteger days = BigInteger.valueOf((Long) b);
+        BigInteger day = BigInteger.valueOf(date.toEpochDay()).add(add ? days : days.negate());
+        if (day.bitLength() > 31) {
+          throw Reference.error(ErrorCode.NUMERIC_OVERFLOW, date + " +/- " + b + " is no DATE");
+        }
+        return LocalDate.ofEpochDay(day.longValueExact());
+      }
       if (b instanceof Period) {
         long months = ((Period) b).toTotalMonths();
         return date.plusMonths(add ? months : -months);

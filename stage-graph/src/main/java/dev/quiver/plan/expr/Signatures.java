@@ -17,8 +17,9 @@ import java.util.List;
  *   <li>Arithmetic on numbers: {@link TypeRules#arithmetic}; integer and floating-point operands
  *       convert to the result type, exact operands to their decimal form (decimal kernels take
  *       operands of different scales). DATE or TIMESTAMP ± an interval keeps the date type, {@code
- *       interval + date} too; DATE − DATE is the INTEGER number of days; intervals of one kind add
- *       and subtract.
+ *       interval + date} too; DATE − DATE is the INTEGER number of days, DATE ± an integer (and
+ *       {@code integer + date}) adds that many days (operand BIGINT, result DATE); intervals of one
+ *       kind add and subtract.
  *   <li>Comparisons, BETWEEN: operands convert to their {@linkplain TypeRules#commonType common
  *       type} (decimals keep their own scale, TINYINT and SMALLINT compare as INTEGER); intervals
  *       do not compare.
@@ -131,6 +132,13 @@ public final class Signatures {
     }
     if (function == ScalarFunction.SUBTRACT && a.kind() == Kind.DATE && b.kind() == Kind.DATE) {
       return new Signature(SqlType.INTEGER, List.of(a, b));
+    }
+    // A number of days, as in PostgreSQL and DuckDB; never a fraction of one.
+    if (a.kind() == Kind.DATE && b.isInteger()) {
+      return new Signature(a, List.of(a, SqlType.BIGINT));
+    }
+    if (function == ScalarFunction.ADD && a.isInteger() && b.kind() == Kind.DATE) {
+      return new Signature(b, List.of(SqlType.BIGINT, b));
     }
     return null;
   }

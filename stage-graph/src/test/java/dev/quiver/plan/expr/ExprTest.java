@@ -103,6 +103,11 @@ class ExprTest {
     assertThat(call(ADD, date("1994-01-01"), intervalYears(1)).sqlType()).isEqualTo(SqlType.DATE);
     assertThat(call(SUBTRACT, date("1994-01-01"), col(0, SqlType.DATE)).sqlType())
         .isEqualTo(SqlType.INTEGER);
+    assertThat(call(ADD, date("1994-01-01"), col(0, SqlType.SMALLINT)).sqlType())
+        .isEqualTo(SqlType.DATE);
+    assertThat(call(ADD, lit(5L), date("1994-01-01")).signature().operands())
+        .containsExactly(SqlType.BIGINT, SqlType.DATE);
+    assertThat(call(SUBTRACT, date("1994-01-01"), lit(5)).sqlType()).isEqualTo(SqlType.DATE);
     assertThat(caseWhen(lit(0L), when(lit(true), PRICE)).sqlType())
         .isEqualTo(SqlType.decimal(21, 2));
     assertThat(call(IS_NULL, PRICE).nullable()).isFalse();
@@ -118,6 +123,15 @@ class ExprTest {
         .isInstanceOfSatisfying(
             QuiverException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.UNSUPPORTED_TYPE))
         .hasMessageContaining("ADD");
+    // Days are whole and come after the date in a subtraction; a TIMESTAMP takes an interval.
+    assertThatThrownBy(() -> call(SUBTRACT, lit(5), date("2000-01-01")))
+        .isInstanceOf(QuiverException.class);
+    assertThatThrownBy(() -> call(ADD, col(0, SqlType.TIMESTAMP), lit(5)))
+        .isInstanceOf(QuiverException.class);
+    assertThatThrownBy(() -> call(ADD, date("2000-01-01"), decimal("1.5")))
+        .isInstanceOf(QuiverException.class);
+    assertThatThrownBy(() -> call(ADD, date("2000-01-01"), lit(1.5)))
+        .isInstanceOf(QuiverException.class);
     assertThatThrownBy(() -> cast(date("2000-01-01"), SqlType.INTEGER))
         .isInstanceOf(QuiverException.class);
     assertThatThrownBy(() -> call(ScalarFunction.NOT, lit(1))).isInstanceOf(QuiverException.class);
