@@ -9,6 +9,7 @@ import dev.quiver.operators.function.FunctionDefinition;
 import dev.quiver.operators.function.Kernels;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.FunctionCall;
+import dev.quiver.plan.expr.Literal;
 import dev.quiver.plan.expr.Signature;
 import dev.quiver.plan.type.SqlType;
 import java.util.Collections;
@@ -76,8 +77,8 @@ final class DoubleFunction implements FunctionDefinition {
   @Override
   public Signature resolve(List<Expr> args) {
     for (Expr arg : args) {
-      if (!arg.sqlType().isNumeric()) {
-        return null;
+      if (!arg.sqlType().isNumeric() && !(arg instanceof Literal && ((Literal) arg).isNull())) {
+        return null; // an untyped NULL (a VARCHAR NULL literal) is a NULL DOUBLE
       }
     }
     return new Signature(SqlType.DOUBLE, Collections.nCopies(args.size(), SqlType.DOUBLE));
