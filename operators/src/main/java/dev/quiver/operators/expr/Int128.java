@@ -34,7 +34,7 @@ public final class Int128 {
     this.lo = low;
   }
 
-  public void setLong(long value) {
+  void setLong(long value) {
     this.hi = value >> 63;
     this.lo = value;
   }
@@ -51,7 +51,7 @@ public final class Int128 {
     buffer.setLong(at + 8, hi);
   }
 
-  public boolean fitsLong() {
+  boolean fitsLong() {
     return hi == lo >> 63;
   }
 
@@ -60,7 +60,7 @@ public final class Int128 {
   }
 
   /** this = −this; false if this is −2^127, which has no negation. */
-  public boolean negate() {
+  boolean negate() {
     if (hi == Long.MIN_VALUE && lo == 0) {
       return false;
     }
