@@ -96,7 +96,7 @@ final class LibraryFunctions implements SqlOperatorTable {
 
   /**
    * The call's arguments as Quiver sees them: a literal where the argument is a string or integer
-   * literal, otherwise a column of the argument's type.
+   * literal or an untyped NULL (a VARCHAR NULL), otherwise a column of the argument's type.
    */
   private static List<Expr> arguments(SqlOperatorBinding binding, FunctionDefinition function) {
     List<Expr> args = new ArrayList<>();
@@ -107,8 +107,9 @@ final class LibraryFunctions implements SqlOperatorTable {
               ? SqlType.VARCHAR
               : TypeMapping.fromCalcite(type, "argument " + (i + 1) + " of " + function.name());
       Object value = literal(binding, i, sqlType);
+      boolean untypedNull = type.getSqlTypeName() == SqlTypeName.NULL;
       args.add(
-          value != null
+          value != null || untypedNull
               ? new Literal(value, sqlType)
               : new ColumnRef(i, sqlType, type.isNullable(), "$" + i));
     }

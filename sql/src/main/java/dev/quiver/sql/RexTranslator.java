@@ -25,6 +25,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
 
 /**
@@ -115,10 +116,26 @@ final class RexTranslator {
         }
         String name = call.getOperator().getName();
         if (LibraryFunctions.has(name)) {
-          return FunctionRegistry.call(name, operands(call));
+          return FunctionRegistry.call(name, libraryOperands(call));
         }
         throw Errors.unsupported("function " + name + " in " + call);
     }
+  }
+
+  /**
+   * The arguments of a library function call; an untyped NULL ({@code greatest(1, NULL)}) becomes a
+   * VARCHAR NULL literal, which the function's signature then converts to the type it needs.
+   */
+  private List<Expr> libraryOperands(RexCall call) {
+    List<Expr> args = new ArrayList<>();
+    for (RexNode operand : call.getOperands()) {
+      args.add(
+          operand instanceof RexLiteral literal
+                  && literal.getType().getSqlTypeName() == SqlTypeName.NULL
+              ? Exprs.nullOf(SqlType.VARCHAR)
+              : translate(operand));
+    }
+    return args;
   }
 
   /** The core operator (arithmetic, comparison, logic, the original string functions) or null. */

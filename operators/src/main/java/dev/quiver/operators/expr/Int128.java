@@ -12,7 +12,7 @@ import org.apache.arrow.memory.ArrowBuf;
  * <p>Arrow stores a decimal128 as 16 little-endian bytes: the low word at offset 0, the high word
  * at offset 8 ({@link #load}, {@link #store}).
  */
-final class Int128 {
+public final class Int128 {
   /** {@code 10^k} for k in [0, 38], high and low words. */
   static final long[] POW10_HI = new long[39];
 
@@ -26,8 +26,8 @@ final class Int128 {
     }
   }
 
-  long hi;
-  long lo;
+  public long hi;
+  public long lo;
 
   void set(long high, long low) {
     this.hi = high;
@@ -39,13 +39,13 @@ final class Int128 {
     this.lo = value;
   }
 
-  void load(ArrowBuf buffer, int slot) {
+  public void load(ArrowBuf buffer, int slot) {
     long at = (long) slot << 4;
     lo = buffer.getLong(at);
     hi = buffer.getLong(at + 8);
   }
 
-  void store(ArrowBuf buffer, int slot) {
+  public void store(ArrowBuf buffer, int slot) {
     long at = (long) slot << 4;
     buffer.setLong(at, lo);
     buffer.setLong(at + 8, hi);
@@ -55,7 +55,7 @@ final class Int128 {
     return hi == lo >> 63;
   }
 
-  boolean isZero() {
+  public boolean isZero() {
     return (hi | lo) == 0;
   }
 
@@ -80,8 +80,76 @@ final class Int128 {
     return !overflow;
   }
 
+  /** this += value; false on overflow. */
+  public boolean add(long value) {
+    long low = lo + value;
+    long carry = Long.compareUnsigned(low, lo) < 0 ? 1 : 0;
+    if (value < 0) {
+      carry -= 1; // adding the sign extension, all ones in the high word
+    }
+    long high = hi + carry;
+    boolean overflow = value >= 0 ? high < hi : high > hi;
+    hi = high;
+    lo = low;
+    return !overflow;
+  }
+
+  /**
+   * this /= 10^k, truncated toward zero, for k in [0, 38]; returns whether a nonzero remainder was
+   * dropped (so that callers can round down or up). Divides the magnitude nine digits at a time in
+   * 32-bit limbs, without allocating.
+   */
+  public boolean divideByPowerOfTen(int k) {
+    if (k == 0) {
+      return false;
+    }
+    if (fitsLong()) {
+      long value = lo;
+      if (k > 18) {
+        setLong(0);
+        return value != 0;
+      }
+      long power = POW10_LO[k];
+      setLong(value / power);
+      return value % power != 0;
+    }
+    boolean negative = hi < 0;
+    if (negative) {
+      negate(); // -2^127 keeps its bits, which read unsigned are its magnitude 2^127
+    }
+    boolean inexact = false;
+    while (k > 0) {
+      int step = Math.min(k, 9);
+      inexact |= divideMagnitude((int) POW10_LO[step]) != 0;
+      k -= step;
+    }
+    if (negative) {
+      negate();
+    }
+    return inexact;
+  }
+
+  /** Unsigned this /= divisor for 0 < divisor < 2^31; returns the remainder. */
+  private long divideMagnitude(int divisor) {
+    long t = hi >>> 32;
+    long q3 = t / divisor;
+    long r = t % divisor;
+    t = (r << 32) | (hi & 0xFFFFFFFFL);
+    long q2 = t / divisor;
+    r = t % divisor;
+    t = (r << 32) | (lo >>> 32);
+    long q1 = t / divisor;
+    r = t % divisor;
+    t = (r << 32) | (lo & 0xFFFFFFFFL);
+    long q0 = t / divisor;
+    r = t % divisor;
+    hi = (q3 << 32) | q2;
+    lo = (q1 << 32) | q0;
+    return r;
+  }
+
   /** this *= 10^k for k in [0, 38]; false on overflow (this is then unspecified). */
-  boolean scaleUp(int k) {
+  public boolean scaleUp(int k) {
     if (k == 0) {
       return true;
     }
@@ -135,7 +203,7 @@ final class Int128 {
   }
 
   /** Signed comparison of two 128-bit values. */
-  static int compare(long aHigh, long aLow, long bHigh, long bLow) {
+  public static int compare(long aHigh, long aLow, long bHigh, long bLow) {
     int c = Long.compare(aHigh, bHigh);
     return c != 0 ? c : Long.compareUnsigned(aLow, bLow);
   }
