@@ -15,6 +15,7 @@ import dev.quiver.plan.type.SqlType;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.avatica.util.TimeUnitRange;
@@ -27,6 +28,7 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimestampString;
 
 /**
  * Translates one Calcite row expression over a known input schema into a Quiver {@link Expr}.
@@ -267,7 +269,20 @@ final class RexTranslator {
       case DAY:
         return Exprs.call(ScalarFunction.EXTRACT_DAY, value);
       default:
-        throw Errors.unsupported("EXTRACT(" + unit + ") in " + call);
+        // The other units are date_part's (DuckDB's meanings: DOW counts from Sunday = 0, WEEK is
+        // ISO's), typed as Calcite typed the EXTRACT so that what Calcite derived above agrees.
+        if (unit.endUnit != null) {
+          throw Errors.unsupported("EXTRACT(" + unit + ") in " + call);
+        }
+        Expr unitName = Exprs.lit(unit.name().toLowerCase(java.util.Locale.ROOT));
+        Expr part;
+        try {
+          part = FunctionRegistry.call("date_part", unitName, value);
+        } catch (dev.quiver.error.QuiverException e) {
+          throw Errors.unsupported("EXTRACT(" + unit + ") in " + call);
+        }
+        SqlType type = TypeMapping.fromCalcite(call.getType(), call.toString());
+        return part.sqlType().equals(type) ? part : Exprs.cast(part, type);
     }
   }
 
@@ -304,6 +319,12 @@ final class RexTranslator {
         return new dev.quiver.plan.expr.Literal(
             LocalDate.ofEpochDay(literal.getValueAs(DateString.class).getDaysSinceEpoch()),
             SqlType.DATE);
+      case TIMESTAMP:
+        // TimestampString keeps every digit of the fraction ("2024-01-02 03:04:05.123456").
+        return new dev.quiver.plan.expr.Literal(
+            LocalDateTime.parse(
+                literal.getValueAs(TimestampString.class).toString().replace(' ', 'T')),
+            SqlType.TIMESTAMP);
       default:
         throw Errors.unsupported("literal " + literal + " of type " + type);
     }

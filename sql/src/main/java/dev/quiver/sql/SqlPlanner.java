@@ -3,6 +3,7 @@ package dev.quiver.sql;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.node.PlanNode;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Optional;
 import org.apache.calcite.avatica.util.Casing;
@@ -19,6 +20,7 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
@@ -83,7 +85,7 @@ public final class SqlPlanner {
       SqlNode parsed = planner.parse(text);
       Statements.checkQuery(parsed, text); // DDL, DML, SET: before the validator trips on them
       SqlNode validated = planner.validate(parsed);
-      RelNode rel = planner.rel(validated).project();
+      RelNode rel = CurrentDate.pin(planner.rel(validated).project(), LocalDate.now());
       JoinSelectivity.install(rel.getCluster());
       return rel;
     } catch (SqlParseException e) {
@@ -138,6 +140,13 @@ public final class SqlPlanner {
               @Override
               public boolean shouldConvertRaggedUnionTypesToVarying() {
                 return true;
+              }
+
+              // Quiver's TIMESTAMP holds microseconds: TIMESTAMP '... 03:04:05.123456' keeps
+              // all six digits (Calcite's default maximum is milliseconds).
+              @Override
+              public int getMaxPrecision(SqlTypeName typeName) {
+                return typeName == SqlTypeName.TIMESTAMP ? 6 : super.getMaxPrecision(typeName);
               }
 
               // SUM and AVG typed as Quiver's aggregate and window operators type them, so that

@@ -69,7 +69,7 @@ class DuckDbCrossCheck {
   private static Optional<String> check(Connection duckdb, SltRecord.Query query) {
     List<String> actual;
     try {
-      actual = ResultText.lines(rows(duckdb, query.sql()));
+      actual = ResultText.lines(rows(duckdb, query.sql(), query.types()));
     } catch (SQLException e) {
       return Optional.of(query.location() + ": DuckDB fails: " + e.getMessage());
     }
@@ -96,7 +96,7 @@ class DuckDbCrossCheck {
 
   private static void checkError(Connection duckdb, SltRecord.StatementError statement) {
     try {
-      List<String> rows = ResultText.lines(rows(duckdb, statement.sql()));
+      List<String> rows = ResultText.lines(rows(duckdb, statement.sql(), ""));
       System.out.println(
           statement.location() + ": DuckDB does not fail: " + String.join(" | ", rows));
     } catch (SQLException e) {
@@ -125,7 +125,12 @@ class DuckDbCrossCheck {
     }
   }
 
-  private static List<List<Object>> rows(Connection duckdb, String sql) throws SQLException {
+  /**
+   * DuckDB's rows; a midnight TIMESTAMP reads as a DATE (DuckDB's date + interval is a timestamp)
+   * except in a column the query's letters say is a timestamp ({@code P}).
+   */
+  private static List<List<Object>> rows(Connection duckdb, String sql, String types)
+      throws SQLException {
     List<List<Object>> rows = new ArrayList<>();
     try (Statement statement = duckdb.createStatement();
         ResultSet result = statement.executeQuery(sql)) {
@@ -133,7 +138,8 @@ class DuckDbCrossCheck {
       while (result.next()) {
         List<Object> row = new ArrayList<>();
         for (int c = 1; c <= columns; c++) {
-          row.add(normalize(result.getObject(c)));
+          boolean timestamp = c <= types.length() && types.charAt(c - 1) == 'P';
+          row.add(normalize(result.getObject(c), timestamp));
         }
         rows.add(row);
       }
@@ -141,14 +147,17 @@ class DuckDbCrossCheck {
     return rows;
   }
 
-  private static Object normalize(Object value) {
+  private static Object normalize(Object value, boolean keepTimestamp) {
     if (value instanceof java.sql.Date date) {
       return date.toLocalDate();
     }
     if (value instanceof java.sql.Timestamp timestamp) {
       value = timestamp.toLocalDateTime();
     }
-    if (value instanceof LocalDateTime time && time.toLocalTime().toSecondOfDay() == 0) {
+    if (value instanceof LocalDateTime time
+        && !keepTimestamp
+        && time.toLocalTime().toSecondOfDay() == 0
+        && time.getNano() == 0) {
       return time.toLocalDate();
     }
     if (value instanceof BigInteger integer) {
@@ -170,7 +179,10 @@ class DuckDbCrossCheck {
         for (int c = 0; c < row.size(); c++) {
           Object value = row.get(c);
           insert.setObject(
-              c + 1, value instanceof LocalDate date ? java.sql.Date.valueOf(date) : value);
+              c + 1,
+              value instanceof LocalDate date
+                  ? java.sql.Date.valueOf(date)
+                  : value instanceof LocalDateTime time ? java.sql.Timestamp.valueOf(time) : value);
         }
         insert.executeUpdate();
       }

@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -19,6 +21,7 @@ import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -83,6 +86,9 @@ final class ParquetTables {
       v.setSafe(index, ((String) value).getBytes(StandardCharsets.UTF_8));
     } else if (vector instanceof DateDayVector v) {
       v.setSafe(index, (int) ((LocalDate) value).toEpochDay());
+    } else if (vector instanceof TimeStampMicroVector v) {
+      LocalDateTime time = (LocalDateTime) value;
+      v.setSafe(index, time.toEpochSecond(ZoneOffset.UTC) * 1_000_000L + time.getNano() / 1000);
     } else {
       throw new IllegalArgumentException("no setter for " + vector.getField());
     }

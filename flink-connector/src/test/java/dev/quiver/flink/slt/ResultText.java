@@ -2,6 +2,8 @@ package dev.quiver.flink.slt;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -25,10 +27,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   <tr><td>VARCHAR</td><td>the string; the empty string is {@code (empty)}</td></tr>
  *   <tr><td>BOOLEAN</td><td>{@code true}, {@code false}</td></tr>
  *   <tr><td>DATE</td><td>ISO: {@code 2024-02-29}</td></tr>
+ *   <tr><td>TIMESTAMP</td><td>{@code 2024-02-29 13:04:05}, a fraction of a second without
+ *       trailing zeros: {@code 13:04:05.25}</td></tr>
  * </table>
  */
 final class ResultText {
   private static final MathContext DOUBLE_DIGITS = new MathContext(12);
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
 
   private ResultText() {}
 
@@ -59,7 +64,19 @@ final class ResultText {
     if (value instanceof String string) {
       return string.isEmpty() ? "(empty)" : string;
     }
+    if (value instanceof LocalDateTime timestamp) {
+      return text(timestamp);
+    }
     return value.toString(); // integers, booleans, LocalDate (ISO)
+  }
+
+  private static String text(LocalDateTime value) {
+    String text = value.toLocalDate() + " " + TIME.format(value.toLocalTime());
+    if (value.getNano() == 0) {
+      return text;
+    }
+    String fraction = String.format(java.util.Locale.ROOT, "%09d", value.getNano());
+    return text + "." + fraction.replaceAll("0+$", "");
   }
 
   private static String text(double value) {
@@ -72,7 +89,7 @@ final class ResultText {
 
   /**
    * Checks the result columns against a query's type letters: I integer, R floating point, N
-   * decimal, T text, B boolean, D date.
+   * decimal, T text, B boolean, D date, P timestamp (a point in time).
    *
    * @return empty if they agree, else what differs
    */
@@ -99,6 +116,7 @@ final class ResultText {
       case Utf8, LargeUtf8 -> 'T';
       case Bool -> 'B';
       case Date -> 'D';
+      case Timestamp -> 'P';
       default -> '?';
     };
   }

@@ -24,7 +24,7 @@ final class SltParser {
   private static final Pattern SKIPIF = Pattern.compile("skipif\\s+(\\w+)\\s+(.+)");
   private static final String RESULTS = "----";
   private static final Set<String> ENGINES = Set.of("quiver", "duckdb");
-  private static final String TYPE_LETTERS = "IRNTBD"; // see ResultText.letter
+  private static final String TYPE_LETTERS = "IRNTBDP"; // see ResultText.letter
 
   private final String file;
   private final List<String> lines;

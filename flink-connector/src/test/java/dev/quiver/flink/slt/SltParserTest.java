@@ -68,7 +68,7 @@ class SltParserTest {
     assertThatThrownBy(() -> SltParser.parse("t.slt", "table t (a DECIMAL(3,1))\n1.25\n"))
         .hasMessageStartingWith("t.slt:2: column a:");
     assertThatThrownBy(() -> SltParser.parse("t.slt", "\nquery IX\nSELECT 1\n"))
-        .hasMessage("t.slt:2: type letters are IRNTBD: IX");
+        .hasMessage("t.slt:2: type letters are IRNTBDP: IX");
     assertThatThrownBy(() -> SltParser.parse("t.slt", "skipif postgres why\nquery I\nSELECT 1\n"))
         .hasMessageStartingWith("t.slt:1: skipif names an unknown engine postgres");
     assertThatThrownBy(() -> SltParser.parse("t.slt", "select 1\n"))

@@ -5,11 +5,13 @@ import static java.util.Objects.requireNonNull;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -18,7 +20,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  * stores it as, and how a cell of the directive's rows becomes a Java value of that type.
  *
  * <p>Only the types a file can carry into Quiver unchanged are accepted, so that a test's data is
- * exactly what it says: BOOLEAN, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), VARCHAR, DATE.
+ * exactly what it says: BOOLEAN, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), VARCHAR, DATE, TIMESTAMP
+ * ({@code 2024-01-02 03:04:05.25}, microseconds).
  */
 record TableColumn(String name, String sqlType, ArrowType arrowType) {
   private static final Pattern DECIMAL =
@@ -42,6 +45,7 @@ record TableColumn(String name, String sqlType, ArrowType arrowType) {
           case "DOUBLE" -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
           case "VARCHAR" -> ArrowType.Utf8.INSTANCE;
           case "DATE" -> new ArrowType.Date(DateUnit.DAY);
+          case "TIMESTAMP" -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
           default -> {
             if (!decimal.matches()) {
               throw new IllegalArgumentException(
@@ -50,7 +54,7 @@ record TableColumn(String name, String sqlType, ArrowType arrowType) {
                       + ": type "
                       + type
                       + " is not one of BOOLEAN, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), VARCHAR,"
-                      + " DATE");
+                      + " DATE, TIMESTAMP");
             }
             yield new ArrowType.Decimal(
                 Integer.parseInt(decimal.group(1)), Integer.parseInt(decimal.group(2)), 128);
@@ -96,6 +100,9 @@ record TableColumn(String name, String sqlType, ArrowType arrowType) {
     }
     if (arrowType instanceof ArrowType.Date) {
       return LocalDate.parse(cell);
+    }
+    if (arrowType instanceof ArrowType.Timestamp) {
+      return LocalDateTime.parse(cell.replace(' ', 'T'));
     }
     return cell;
   }

@@ -2,16 +2,17 @@ package dev.quiver.operators.expr;
 
 /**
  * Proleptic Gregorian calendar arithmetic on epoch days without objects (H. Hinnant's
- * days-from-civil algorithms): the kernels of EXTRACT, date ± interval and date casts.
+ * days-from-civil algorithms): the kernels of EXTRACT, date ± interval, date casts and the date
+ * library functions ({@code dev.quiver.operators.function.date}).
  */
-final class CivilDates {
-  static final long MICROS_PER_DAY = 86_400_000_000L;
-  static final long MILLIS_PER_DAY = 86_400_000L;
+public final class CivilDates {
+  public static final long MICROS_PER_DAY = 86_400_000_000L;
+  public static final long MILLIS_PER_DAY = 86_400_000L;
 
   private CivilDates() {}
 
   /** The epoch day of {@code year-month-day}. */
-  static long daysFromCivil(long year, int month, int day) {
+  public static long daysFromCivil(long year, int month, int day) {
     long y = month <= 2 ? year - 1 : year;
     long era = Math.floorDiv(y, 400);
     long yearOfEra = y - era * 400;
@@ -21,7 +22,7 @@ final class CivilDates {
   }
 
   /** The date of an epoch day, packed as {@code year << 9 | month << 5 | day}. */
-  static long civil(long epochDay) {
+  public static long civil(long epochDay) {
     long z = epochDay + 719_468;
     long era = Math.floorDiv(z, 146_097);
     long dayOfEra = z - era * 146_097;
@@ -34,23 +35,23 @@ final class CivilDates {
     return year << 9 | month << 5 | day;
   }
 
-  static long year(long packed) {
+  public static long year(long packed) {
     return packed >> 9;
   }
 
-  static int month(long packed) {
+  public static int month(long packed) {
     return (int) (packed >>> 5) & 15;
   }
 
-  static int day(long packed) {
+  public static int day(long packed) {
     return (int) packed & 31;
   }
 
-  static boolean isLeapYear(long year) {
+  public static boolean isLeapYear(long year) {
     return (year & 3) == 0 && (year % 100 != 0 || year % 400 == 0);
   }
 
-  static int daysInMonth(long year, int month) {
+  public static int daysInMonth(long year, int month) {
     return month == 2 ? (isLeapYear(year) ? 29 : 28) : 30 + ((month + (month >> 3)) & 1);
   }
 

@@ -8,6 +8,12 @@ public final class DateFunctions {
   private DateFunctions() {}
 
   public static List<FunctionDefinition> all() {
-    return List.of();
+    return List.of(
+        new DateTrunc(),
+        new DatePart(),
+        new DateDiff(),
+        new MakeDate(),
+        new Strftime(),
+        new Strptime());
   }
 }
