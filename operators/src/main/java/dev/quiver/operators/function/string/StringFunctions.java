@@ -21,6 +21,11 @@ public final class StringFunctions {
         new Reverse(),
         new Repeat(),
         new Affix(true),
-        new Affix(false));
+        new Affix(false),
+        new SplitPart(),
+        new Initcap(),
+        new Ascii(),
+        new Chr(),
+        new Md5());
   }
 }

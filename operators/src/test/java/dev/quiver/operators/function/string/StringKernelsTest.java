@@ -102,4 +102,63 @@ class StringKernelsTest {
           .containsExactly(0, 1, 2, 4, 5);
     }
   }
+
+  @Test
+  void splitPart(BufferAllocator allocator) {
+    try (VectorSchemaRoot batch =
+        batch(
+            allocator,
+            rows(
+                row("a😀b😀😀c", "😀", 2L),
+                row("a😀b😀😀c", "😀", -2L),
+                row("a😀b😀😀c", "😀", -4L),
+                row("a😀b😀😀c", "😀", -5L),
+                row("a😀b😀😀c", "😀", Long.MIN_VALUE),
+                row("a😀b😀😀c", "😀", Long.MAX_VALUE),
+                row("é😀", "", -2L),
+                row("é😀", "", -3L),
+                row("é😀", "", Long.MIN_VALUE),
+                row("é😀", "", 2L),
+                row("aaa", "aa", 2L)))) {
+      assertThat(values(allocator, batch, "split_part", S, T, N))
+          .containsExactly("b", "", "a", "", "", "", "é", "", "", "😀", "a");
+    }
+  }
+
+  @Test
+  void initcapAsciiChrMd5(BufferAllocator allocator) {
+    try (VectorSchemaRoot batch =
+        batch(
+            allocator,
+            rows(
+                row("élan vital-X ßtraße", 0x1F600L),
+                row("", 0L),
+                row(null, 0x10FFFFL),
+                row("3d ÅSA", 0xE9L)))) {
+      assertThat(values(allocator, batch, "initcap", S))
+          .containsExactly("Élan Vital-X ßtraße", "", null, "3d Åsa");
+      assertThat(values(allocator, batch, "ascii", S)).containsExactly(0xE9, 0, null, 0x33);
+      assertThat(values(allocator, batch, "chr", col(1, SqlType.BIGINT)))
+          .containsExactly("😀", "\0", new String(Character.toChars(0x10FFFF)), "é");
+      assertThat(values(allocator, batch, "md5", S))
+          .containsExactly(
+              md5("élan vital-X ßtraße"), "d41d8cd98f00b204e9800998ecf8427e", null, md5("3d ÅSA"));
+      assertThat(constant(allocator, "md5", lit("abc")))
+          .isEqualTo("900150983cd24fb0d6963f7d28e17f72");
+    }
+    assertThatThrownBy(() -> constant(allocator, "chr", lit(0xD800L)))
+        .isInstanceOfSatisfying(
+            QuiverException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT));
+  }
+
+  private static String md5(String s) {
+    try {
+      byte[] digest =
+          java.security.MessageDigest.getInstance("MD5")
+              .digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.util.HexFormat.of().formatHex(digest);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new AssertionError(e);
+    }
+  }
 }
