@@ -26,6 +26,9 @@ public final class StringFunctions {
         new Initcap(),
         new Ascii(),
         new Chr(),
-        new Md5());
+        new Md5(),
+        new RegexpMatches(),
+        new RegexpReplace(),
+        new RegexpExtract());
   }
 }
