@@ -98,6 +98,8 @@ final class RexTranslator {
         return extract(call);
       case TRIM:
         return trim(call);
+      case POSITION:
+        return position(call);
       case IS_TRUE:
         // x IS TRUE: TRUE only for TRUE; never NULL.
         return Exprs.call(ScalarFunction.COALESCE, operand(call, 0), Exprs.lit(false));
@@ -230,6 +232,19 @@ final class RexTranslator {
           default -> ScalarFunction.TRIM_BOTH;
         };
     return Exprs.call(function, operand(call, 2), operand(call, 1));
+  }
+
+  /**
+   * {@code POSITION(sub IN s)}: the library's {@code strpos(s, sub)}, a BIGINT, cast to the INTEGER
+   * Calcite typed the call with.
+   */
+  private Expr position(RexCall call) {
+    if (call.getOperands().size() != 2) {
+      throw Errors.unsupported("POSITION(... FROM start): " + call);
+    }
+    return Exprs.cast(
+        FunctionRegistry.call("strpos", operand(call, 1), operand(call, 0)),
+        TypeMapping.fromCalcite(call.getType(), call.toString()));
   }
 
   private Expr caseWhen(RexCall call) {

@@ -89,4 +89,58 @@ public final class Utf8 {
             | buffer.getByte(at + 3) & 0x3F;
     }
   }
+
+  /**
+   * The byte offset {@code chars} characters after {@code at}, or {@code end} when the range ends
+   * first: {@code skip(data, start, end, n) - start} is the byte length of the first n characters.
+   */
+  public static int skip(ArrowBuf buffer, int at, int end, long chars) {
+    for (long c = 0; c < chars && at < end; c++) {
+      at += width(buffer.getByte(at));
+    }
+    return Math.min(at, end);
+  }
+
+  /**
+   * The byte offset where the last {@code chars} characters of {@code [start, end)} begin, or
+   * {@code start} when there are fewer.
+   */
+  public static int skipBack(ArrowBuf buffer, int start, int end, long chars) {
+    int at = end;
+    for (long c = 0; c < chars && at > start; c++) {
+      do {
+        at--;
+      } while (at > start && !isLead(buffer.getByte(at)));
+    }
+    return at;
+  }
+
+  /**
+   * The byte offset of the first occurrence of {@code needle[needleStart, needleStart +
+   * needleLength)} in {@code [from, end)} of {@code buffer}, or -1. An empty needle is found at
+   * {@code from}. On valid UTF-8 a byte match is a character match: it starts on a lead byte.
+   */
+  public static int indexOf(
+      ArrowBuf buffer, int from, int end, ArrowBuf needle, int needleStart, int needleLength) {
+    if (needleLength == 0) {
+      return from;
+    }
+    byte first = needle.getByte(needleStart);
+    for (int at = from, last = end - needleLength; at <= last; at++) {
+      if (buffer.getByte(at) == first
+          && equalRest(buffer, at + 1, needle, needleStart + 1, needleLength - 1)) {
+        return at;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean equalRest(ArrowBuf a, long aStart, ArrowBuf b, long bStart, int length) {
+    for (int j = 0; j < length; j++) {
+      if (a.getByte(aStart + j) != b.getByte(bStart + j)) {
+        return false;
+      }
+    }
+    return true;
+  }
 }

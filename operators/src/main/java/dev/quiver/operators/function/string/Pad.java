@@ -15,7 +15,6 @@ import dev.quiver.plan.expr.FunctionCall;
 import dev.quiver.plan.expr.Signature;
 import dev.quiver.plan.type.SqlType;
 import java.util.List;
-import org.apache.arrow.memory.ArrowBuf;
 
 /**
  * {@code lpad(s, n [, fill])} and {@code rpad(s, n [, fill])}: {@code s} filled on the left (right)
@@ -90,7 +89,7 @@ final class Pad implements FunctionDefinition {
     int end = s.end(row);
     long length = Utf8.length(s.data, start, end - start);
     if (length >= target) {
-      writer.append(s.data, start, prefixBytes(s.data, start, end, target));
+      writer.append(s.data, start, Utf8.skip(s.data, start, end, target) - start);
       return;
     }
     if (!left) {
@@ -119,14 +118,5 @@ final class Pad implements FunctionDefinition {
     if (left) {
       writer.append(s.data, start, end - start);
     }
-  }
-
-  /** The number of bytes of the first {@code chars} characters of {@code [start, end)}. */
-  static int prefixBytes(ArrowBuf data, int start, int end, long chars) {
-    int at = start;
-    for (long c = 0; c < chars && at < end; c++) {
-      at += Utf8.width(data.getByte(at));
-    }
-    return Math.min(at, end) - start;
   }
 }

@@ -1,0 +1,54 @@
+package dev.quiver.operators.function.string;
+
+import dev.quiver.operators.expr.Col;
+import dev.quiver.operators.expr.Eval;
+import dev.quiver.operators.expr.EvalContext;
+import dev.quiver.operators.expr.Selection;
+import dev.quiver.operators.expr.Utf8;
+import dev.quiver.operators.function.FixedResultEval;
+import dev.quiver.operators.function.Kernels;
+import dev.quiver.plan.expr.Expr;
+import dev.quiver.plan.expr.FunctionCall;
+import dev.quiver.plan.expr.Signature;
+import dev.quiver.plan.type.SqlType;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * {@code ascii(s)}: the code point of the first character of {@code s} (not only ASCII), 0 for '';
+ * an INTEGER, as in DuckDB.
+ */
+final class Ascii extends StringFunction {
+  Ascii() {
+    super("ascii", List.of(), 1, 1, "ascii(string)");
+  }
+
+  @Override
+  public Signature resolve(List<Expr> args) {
+    return Kernels.allStrings(args)
+        ? new Signature(SqlType.INTEGER, List.of(SqlType.VARCHAR))
+        : null;
+  }
+
+  @Override
+  public Eval kernel(FunctionCall call, Eval[] args) {
+    return new FixedResultEval(call, args) {
+      @Override
+      protected void compute(EvalContext ctx, Col[] values, FieldVector out, Selection rows) {
+        Col s = values[0];
+        ArrowBuf data = out.getDataBuffer();
+        int[] selected = rows.rows();
+        for (int k = 0, n = rows.size(); k < n; k++) {
+          int i = selected[k];
+          int start = s.start(i);
+          int cp = 0;
+          if (start < s.end(i)) {
+            cp = Utf8.decode(s.data, start, Utf8.width(s.data.getByte(start)));
+          }
+          data.setInt((long) i << 2, cp);
+        }
+      }
+    };
+  }
+}
