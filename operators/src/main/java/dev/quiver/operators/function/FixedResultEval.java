@@ -23,12 +23,8 @@ public abstract class FixedResultEval extends Eval {
 
   @Override
   public Col evaluate(EvalContext ctx, Selection selection) {
-    Col[] values = new Col[args.length];
-    boolean nullConstant = false;
-    for (int j = 0; j < args.length; j++) {
-      values[j] = args[j].evaluate(ctx, selection);
-      nullConstant |= values[j].isNullConstant();
-    }
+    Col[] values = Kernels.evaluate(ctx, args, selection);
+    boolean nullConstant = Kernels.anyNullConstant(values);
     FieldVector out = ctx.newVector(field);
     if (!nullConstant && !selection.isEmpty()) {
       Bitmaps.validityAnd(out.getValidityBuffer(), ctx.rows(), values);

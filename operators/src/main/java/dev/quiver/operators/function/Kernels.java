@@ -2,17 +2,40 @@ package dev.quiver.operators.function;
 
 import dev.quiver.operators.expr.Bitmaps;
 import dev.quiver.operators.expr.Col;
+import dev.quiver.operators.expr.Eval;
 import dev.quiver.operators.expr.EvalContext;
 import dev.quiver.operators.expr.Selection;
+import dev.quiver.plan.expr.Casts;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.Literal;
+import dev.quiver.plan.expr.Signature;
 import dev.quiver.plan.type.SqlType;
 import dev.quiver.plan.type.SqlType.Kind;
+import java.util.Collections;
 import java.util.List;
 
 /** What kernels and signatures of library functions share. */
 public final class Kernels {
   private Kernels() {}
+
+  /** Each argument evaluated over {@code selection}. */
+  public static Col[] evaluate(EvalContext ctx, Eval[] args, Selection selection) {
+    Col[] values = new Col[args.length];
+    for (int j = 0; j < args.length; j++) {
+      values[j] = args[j].evaluate(ctx, selection);
+    }
+    return values;
+  }
+
+  /** Whether a value is the NULL constant (then a null-propagating function is NULL everywhere). */
+  public static boolean anyNullConstant(Col[] values) {
+    for (Col value : values) {
+      if (value.isNullConstant()) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   /** The rows of {@code selection} where no value is NULL. */
   public static Selection nonNull(EvalContext ctx, Col[] values, Selection selection) {
@@ -49,6 +72,16 @@ public final class Kernels {
       }
     }
     return true;
+  }
+
+  /** Every argument as text (any type that casts to VARCHAR), a VARCHAR result; or null. */
+  public static Signature allAsText(List<Expr> args) {
+    for (Expr arg : args) {
+      if (!Casts.canCast(arg.sqlType(), SqlType.VARCHAR)) {
+        return null;
+      }
+    }
+    return new Signature(SqlType.VARCHAR, Collections.nCopies(args.size(), SqlType.VARCHAR));
   }
 
   /** The value of a non-NULL literal argument, or null when it is not one. */

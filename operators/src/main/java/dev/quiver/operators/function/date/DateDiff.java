@@ -10,8 +10,8 @@ import dev.quiver.operators.expr.Col;
 import dev.quiver.operators.expr.Eval;
 import dev.quiver.operators.expr.EvalContext;
 import dev.quiver.operators.expr.Selection;
+import dev.quiver.operators.function.DeclaredFunction;
 import dev.quiver.operators.function.FixedResultEval;
-import dev.quiver.operators.function.FunctionDefinition;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.FunctionCall;
 import dev.quiver.plan.expr.Signature;
@@ -28,31 +28,15 @@ import org.apache.arrow.vector.FieldVector;
  * toward zero). A DATE and a TIMESTAMP compare as timestamps (the date's midnight). The unit must
  * be a literal.
  */
-final class DateDiff implements FunctionDefinition {
-  @Override
-  public String name() {
-    return "date_diff";
-  }
-
-  @Override
-  public List<String> aliases() {
-    return List.of("datediff");
-  }
-
-  @Override
-  public int minArgs() {
-    return 3;
-  }
-
-  @Override
-  public int maxArgs() {
-    return 3;
-  }
-
-  @Override
-  public String usage() {
-    return "date_diff(unit, start, end), start and end dates or timestamps, the unit a literal:"
-        + " year, quarter, month, week, day, hour, minute, second, millisecond, microsecond";
+final class DateDiff extends DeclaredFunction {
+  DateDiff() {
+    super(
+        "date_diff",
+        List.of("datediff"),
+        3,
+        3,
+        "date_diff(unit, start, end), start and end dates or timestamps, the unit a literal:"
+            + " year, quarter, month, week, day, hour, minute, second, millisecond, microsecond");
   }
 
   @Override

@@ -10,8 +10,8 @@ import dev.quiver.operators.expr.Col;
 import dev.quiver.operators.expr.Eval;
 import dev.quiver.operators.expr.EvalContext;
 import dev.quiver.operators.expr.Selection;
+import dev.quiver.operators.function.DeclaredFunction;
 import dev.quiver.operators.function.FixedResultEval;
-import dev.quiver.operators.function.FunctionDefinition;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.FunctionCall;
 import dev.quiver.plan.expr.Signature;
@@ -28,31 +28,15 @@ import org.apache.arrow.vector.FieldVector;
  * and {@code microsecond} include the seconds (59.5 s is 59500 ms). A DATE's time units are 0. The
  * unit must be a literal.
  */
-final class DatePart implements FunctionDefinition {
-  @Override
-  public String name() {
-    return "date_part";
-  }
-
-  @Override
-  public List<String> aliases() {
-    return List.of("datepart");
-  }
-
-  @Override
-  public int minArgs() {
-    return 2;
-  }
-
-  @Override
-  public int maxArgs() {
-    return 2;
-  }
-
-  @Override
-  public String usage() {
-    return "date_part(unit, date or timestamp), the unit a literal: year, quarter, month, week, day,"
-        + " dow, isodow, doy, hour, minute, second, millisecond, microsecond, epoch, isoyear";
+final class DatePart extends DeclaredFunction {
+  DatePart() {
+    super(
+        "date_part",
+        List.of("datepart"),
+        2,
+        2,
+        "date_part(unit, date or timestamp), the unit a literal: year, quarter, month, week, day,"
+            + " dow, isodow, doy, hour, minute, second, millisecond, microsecond, epoch, isoyear");
   }
 
   @Override

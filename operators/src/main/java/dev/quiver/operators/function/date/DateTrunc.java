@@ -11,8 +11,8 @@ import dev.quiver.operators.expr.Errors;
 import dev.quiver.operators.expr.Eval;
 import dev.quiver.operators.expr.EvalContext;
 import dev.quiver.operators.expr.Selection;
+import dev.quiver.operators.function.DeclaredFunction;
 import dev.quiver.operators.function.FixedResultEval;
-import dev.quiver.operators.function.FunctionDefinition;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.FunctionCall;
 import dev.quiver.plan.expr.Signature;
@@ -27,36 +27,20 @@ import org.apache.arrow.vector.FieldVector;
  * TIMESTAMP, also for a DATE (as DuckDB). The unit must be a literal. A DATE beyond the TIMESTAMP
  * range (about 292,000 years from 1970) is NUMERIC_OVERFLOW.
  */
-final class DateTrunc implements FunctionDefinition {
+final class DateTrunc extends DeclaredFunction {
+  DateTrunc() {
+    super(
+        "date_trunc",
+        List.of("datetrunc"),
+        2,
+        2,
+        "date_trunc(unit, date or timestamp), the unit a literal: year, quarter, month, week,"
+            + " day, hour, minute, second, millisecond, microsecond");
+  }
+
   // The epoch days whose midnight is a TIMESTAMP.
   private static final long MAX_DAY = Long.MAX_VALUE / MICROS_PER_DAY - 1;
   private static final long MIN_DAY = Long.MIN_VALUE / MICROS_PER_DAY + 1;
-
-  @Override
-  public String name() {
-    return "date_trunc";
-  }
-
-  @Override
-  public List<String> aliases() {
-    return List.of("datetrunc");
-  }
-
-  @Override
-  public int minArgs() {
-    return 2;
-  }
-
-  @Override
-  public int maxArgs() {
-    return 2;
-  }
-
-  @Override
-  public String usage() {
-    return "date_trunc(unit, date or timestamp), the unit a literal: year, quarter, month, week,"
-        + " day, hour, minute, second, millisecond, microsecond";
-  }
 
   @Override
   public Signature resolve(List<Expr> args) {

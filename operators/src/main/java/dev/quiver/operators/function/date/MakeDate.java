@@ -6,8 +6,8 @@ import dev.quiver.operators.expr.Errors;
 import dev.quiver.operators.expr.Eval;
 import dev.quiver.operators.expr.EvalContext;
 import dev.quiver.operators.expr.Selection;
+import dev.quiver.operators.function.DeclaredFunction;
 import dev.quiver.operators.function.FixedResultEval;
-import dev.quiver.operators.function.FunctionDefinition;
 import dev.quiver.operators.function.Kernels;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.FunctionCall;
@@ -22,29 +22,13 @@ import org.apache.arrow.vector.FieldVector;
  * calendar (year 0 is 1 BC, negative years before it). A day that is not in the month, a month
  * outside 1 to 12 or a date outside the DATE range is an INVALID_ARGUMENT error, as DuckDB fails.
  */
-final class MakeDate implements FunctionDefinition {
+final class MakeDate extends DeclaredFunction {
+  MakeDate() {
+    super("make_date", List.of(), 3, 3, "make_date(year, month, day), three integers");
+  }
+
   // The years whose every day fits an int epoch day.
   private static final long MAX_YEAR = 5_000_000;
-
-  @Override
-  public String name() {
-    return "make_date";
-  }
-
-  @Override
-  public int minArgs() {
-    return 3;
-  }
-
-  @Override
-  public int maxArgs() {
-    return 3;
-  }
-
-  @Override
-  public String usage() {
-    return "make_date(year, month, day), three integers";
-  }
 
   @Override
   public Signature resolve(List<Expr> args) {

@@ -8,7 +8,7 @@ import dev.quiver.operators.expr.Eval;
 import dev.quiver.operators.expr.EvalContext;
 import dev.quiver.operators.expr.Selection;
 import dev.quiver.operators.expr.Utf8Writer;
-import dev.quiver.operators.function.FunctionDefinition;
+import dev.quiver.operators.function.DeclaredFunction;
 import dev.quiver.operators.function.Kernels;
 import dev.quiver.operators.function.StringResultEval;
 import dev.quiver.plan.expr.Expr;
@@ -23,25 +23,14 @@ import java.util.List;
  * literal: it is parsed once per call, and each row is written straight into the result. Names are
  * English. {@code %Y} has at least four digits ({@code 0044}), a sign before year 0 ({@code -44}).
  */
-final class Strftime implements FunctionDefinition {
-  @Override
-  public String name() {
-    return "strftime";
-  }
-
-  @Override
-  public int minArgs() {
-    return 2;
-  }
-
-  @Override
-  public int maxArgs() {
-    return 2;
-  }
-
-  @Override
-  public String usage() {
-    return "strftime(date or timestamp, format), the format a literal such as '%Y-%m-%d %H:%M:%S'";
+final class Strftime extends DeclaredFunction {
+  Strftime() {
+    super(
+        "strftime",
+        List.of(),
+        2,
+        2,
+        "strftime(date or timestamp, format), the format a literal such as '%Y-%m-%d %H:%M:%S'");
   }
 
   @Override

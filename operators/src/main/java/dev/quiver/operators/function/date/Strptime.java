@@ -8,8 +8,8 @@ import dev.quiver.operators.expr.Errors;
 import dev.quiver.operators.expr.Eval;
 import dev.quiver.operators.expr.EvalContext;
 import dev.quiver.operators.expr.Selection;
+import dev.quiver.operators.function.DeclaredFunction;
 import dev.quiver.operators.function.FixedResultEval;
-import dev.quiver.operators.function.FunctionDefinition;
 import dev.quiver.operators.function.Kernels;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.FunctionCall;
@@ -30,25 +30,14 @@ import org.apache.arrow.vector.FieldVector;
  * not exist, is an INVALID_ARGUMENT error. The format must be a literal, parsed once per call; each
  * row is read from the Arrow buffer without a String.
  */
-final class Strptime implements FunctionDefinition {
-  @Override
-  public String name() {
-    return "strptime";
-  }
-
-  @Override
-  public int minArgs() {
-    return 2;
-  }
-
-  @Override
-  public int maxArgs() {
-    return 2;
-  }
-
-  @Override
-  public String usage() {
-    return "strptime(string, format), the format a literal such as '%Y-%m-%d %H:%M:%S'";
+final class Strptime extends DeclaredFunction {
+  Strptime() {
+    super(
+        "strptime",
+        List.of(),
+        2,
+        2,
+        "strptime(string, format), the format a literal such as '%Y-%m-%d %H:%M:%S'");
   }
 
   @Override

@@ -4,8 +4,8 @@ import dev.quiver.operators.expr.Col;
 import dev.quiver.operators.expr.Eval;
 import dev.quiver.operators.expr.EvalContext;
 import dev.quiver.operators.expr.Selection;
+import dev.quiver.operators.function.DeclaredFunction;
 import dev.quiver.operators.function.FixedResultEval;
-import dev.quiver.operators.function.FunctionDefinition;
 import dev.quiver.operators.function.Kernels;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.FunctionCall;
@@ -25,7 +25,7 @@ import org.apache.arrow.vector.FieldVector;
  * outside the domain is not an error: {@code sqrt(-1)} and {@code ln(-1)} are NaN, {@code ln(0)} is
  * -Infinity, {@code exp(1000)} is Infinity.
  */
-final class DoubleFunction implements FunctionDefinition {
+final class DoubleFunction extends DeclaredFunction {
   enum Op {
     SQRT,
     CBRT,
@@ -39,39 +39,17 @@ final class DoubleFunction implements FunctionDefinition {
   private final Op op;
 
   DoubleFunction(Op op) {
+    super(
+        op.name().toLowerCase(Locale.ROOT),
+        op == Op.POWER ? List.of("pow") : List.of(),
+        op == Op.POWER ? 2 : 1,
+        op == Op.POWER || op == Op.LOG ? 2 : 1,
+        switch (op) {
+          case LOG -> "log([base, ] number)";
+          case POWER -> "power(base, exponent)";
+          default -> op.name().toLowerCase(Locale.ROOT) + "(number)";
+        });
     this.op = op;
-  }
-
-  @Override
-  public String name() {
-    return op.name().toLowerCase(Locale.ROOT);
-  }
-
-  @Override
-  public List<String> aliases() {
-    return op == Op.POWER ? List.of("pow") : List.of();
-  }
-
-  @Override
-  public int minArgs() {
-    return op == Op.POWER ? 2 : 1;
-  }
-
-  @Override
-  public int maxArgs() {
-    return op == Op.POWER || op == Op.LOG ? 2 : 1;
-  }
-
-  @Override
-  public String usage() {
-    switch (op) {
-      case LOG:
-        return "log([base, ] number)";
-      case POWER:
-        return "power(base, exponent)";
-      default:
-        return name() + "(number)";
-    }
   }
 
   @Override

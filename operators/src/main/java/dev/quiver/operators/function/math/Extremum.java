@@ -8,7 +8,7 @@ import dev.quiver.operators.expr.Int128;
 import dev.quiver.operators.expr.Selection;
 import dev.quiver.operators.expr.Utf8;
 import dev.quiver.operators.expr.Utf8Writer;
-import dev.quiver.operators.function.FunctionDefinition;
+import dev.quiver.operators.function.DeclaredFunction;
 import dev.quiver.operators.function.StringResultEval;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.FunctionCall;
@@ -29,31 +29,17 @@ import org.apache.arrow.vector.FieldVector;
  * doubles as {@link Double#compare} (NaN is the largest, -0.0 is below 0.0). TINYINT and SMALLINT
  * give an INTEGER.
  */
-final class Extremum implements FunctionDefinition {
+final class Extremum extends DeclaredFunction {
   private final boolean greatest;
 
   Extremum(boolean greatest) {
+    super(
+        greatest ? "greatest" : "least",
+        List.of(),
+        1,
+        Integer.MAX_VALUE,
+        (greatest ? "greatest" : "least") + "(value, ...)");
     this.greatest = greatest;
-  }
-
-  @Override
-  public String name() {
-    return greatest ? "greatest" : "least";
-  }
-
-  @Override
-  public int minArgs() {
-    return 1;
-  }
-
-  @Override
-  public int maxArgs() {
-    return Integer.MAX_VALUE;
-  }
-
-  @Override
-  public String usage() {
-    return name() + "(value, ...)";
   }
 
   @Override

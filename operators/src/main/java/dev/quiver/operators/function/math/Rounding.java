@@ -5,8 +5,8 @@ import dev.quiver.operators.expr.Eval;
 import dev.quiver.operators.expr.EvalContext;
 import dev.quiver.operators.expr.Int128;
 import dev.quiver.operators.expr.Selection;
+import dev.quiver.operators.function.DeclaredFunction;
 import dev.quiver.operators.function.FixedResultEval;
-import dev.quiver.operators.function.FunctionDefinition;
 import dev.quiver.operators.function.Kernels;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.FunctionCall;
@@ -28,7 +28,7 @@ import org.apache.arrow.vector.FieldVector;
  * Quiver keeps the integer, as Calcite types it. For {@code trunc(x, d)} with {@code d < 0} TINYINT
  * and SMALLINT are computed as INTEGER.
  */
-final class Rounding implements FunctionDefinition {
+final class Rounding extends DeclaredFunction {
   enum Mode {
     FLOOR,
     CEIL,
@@ -38,32 +38,15 @@ final class Rounding implements FunctionDefinition {
   private final Mode mode;
 
   Rounding(Mode mode) {
+    super(
+        mode.name().toLowerCase(java.util.Locale.ROOT),
+        mode == Mode.CEIL ? List.of("ceiling") : List.of(),
+        1,
+        mode == Mode.TRUNC ? 2 : 1,
+        mode == Mode.TRUNC
+            ? "trunc(number [, integer literal])"
+            : mode.name().toLowerCase(java.util.Locale.ROOT) + "(number)");
     this.mode = mode;
-  }
-
-  @Override
-  public String name() {
-    return mode.name().toLowerCase(java.util.Locale.ROOT);
-  }
-
-  @Override
-  public List<String> aliases() {
-    return mode == Mode.CEIL ? List.of("ceiling") : List.of();
-  }
-
-  @Override
-  public int minArgs() {
-    return 1;
-  }
-
-  @Override
-  public int maxArgs() {
-    return mode == Mode.TRUNC ? 2 : 1;
-  }
-
-  @Override
-  public String usage() {
-    return mode == Mode.TRUNC ? "trunc(number [, integer literal])" : name() + "(number)";
   }
 
   @Override

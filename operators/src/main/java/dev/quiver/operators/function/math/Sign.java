@@ -4,8 +4,8 @@ import dev.quiver.operators.expr.Col;
 import dev.quiver.operators.expr.Eval;
 import dev.quiver.operators.expr.EvalContext;
 import dev.quiver.operators.expr.Selection;
+import dev.quiver.operators.function.DeclaredFunction;
 import dev.quiver.operators.function.FixedResultEval;
-import dev.quiver.operators.function.FunctionDefinition;
 import dev.quiver.operators.function.Kernels;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.FunctionCall;
@@ -19,25 +19,9 @@ import org.apache.arrow.vector.FieldVector;
  * {@code sign(x)}: -1, 0 or 1 as a TINYINT (DuckDB's type) for any number; NaN and -0.0 give 0, as
  * in DuckDB. TINYINT and SMALLINT are read as INTEGER, REAL as DOUBLE.
  */
-final class Sign implements FunctionDefinition {
-  @Override
-  public String name() {
-    return "sign";
-  }
-
-  @Override
-  public int minArgs() {
-    return 1;
-  }
-
-  @Override
-  public int maxArgs() {
-    return 1;
-  }
-
-  @Override
-  public String usage() {
-    return "sign(number)";
+final class Sign extends DeclaredFunction {
+  Sign() {
+    super("sign", List.of(), 1, 1, "sign(number)");
   }
 
   @Override

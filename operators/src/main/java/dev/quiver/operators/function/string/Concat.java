@@ -5,14 +5,12 @@ import dev.quiver.operators.expr.Eval;
 import dev.quiver.operators.expr.EvalContext;
 import dev.quiver.operators.expr.Selection;
 import dev.quiver.operators.expr.Utf8Writer;
-import dev.quiver.operators.function.FunctionDefinition;
+import dev.quiver.operators.function.DeclaredFunction;
+import dev.quiver.operators.function.Kernels;
 import dev.quiver.operators.function.StringResultEval;
-import dev.quiver.plan.expr.Casts;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.FunctionCall;
 import dev.quiver.plan.expr.Signature;
-import dev.quiver.plan.type.SqlType;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -20,35 +18,14 @@ import java.util.List;
  * (as in DuckDB and PostgreSQL), so the result is never NULL. Any argument that casts to VARCHAR is
  * accepted. {@code a || b} is the operator, which gives NULL for a NULL operand.
  */
-final class Concat implements FunctionDefinition {
-  @Override
-  public String name() {
-    return "concat";
-  }
-
-  @Override
-  public int minArgs() {
-    return 1;
-  }
-
-  @Override
-  public int maxArgs() {
-    return Integer.MAX_VALUE;
-  }
-
-  @Override
-  public String usage() {
-    return "concat(value, ...)";
+final class Concat extends DeclaredFunction {
+  Concat() {
+    super("concat", List.of(), 1, Integer.MAX_VALUE, "concat(value, ...)");
   }
 
   @Override
   public Signature resolve(List<Expr> args) {
-    for (Expr arg : args) {
-      if (!Casts.canCast(arg.sqlType(), SqlType.VARCHAR)) {
-        return null;
-      }
-    }
-    return new Signature(SqlType.VARCHAR, Collections.nCopies(args.size(), SqlType.VARCHAR));
+    return Kernels.allAsText(args);
   }
 
   @Override

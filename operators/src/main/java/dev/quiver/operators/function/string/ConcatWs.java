@@ -5,49 +5,26 @@ import dev.quiver.operators.expr.Eval;
 import dev.quiver.operators.expr.EvalContext;
 import dev.quiver.operators.expr.Selection;
 import dev.quiver.operators.expr.Utf8Writer;
-import dev.quiver.operators.function.FunctionDefinition;
+import dev.quiver.operators.function.DeclaredFunction;
+import dev.quiver.operators.function.Kernels;
 import dev.quiver.operators.function.StringResultEval;
-import dev.quiver.plan.expr.Casts;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.FunctionCall;
 import dev.quiver.plan.expr.Signature;
-import dev.quiver.plan.type.SqlType;
-import java.util.Collections;
 import java.util.List;
 
 /**
  * {@code concat_ws(separator, a, b, ...)}: the non-NULL arguments as text with the separator
  * between them; NULL when the separator is NULL (DuckDB, PostgreSQL).
  */
-final class ConcatWs implements FunctionDefinition {
-  @Override
-  public String name() {
-    return "concat_ws";
-  }
-
-  @Override
-  public int minArgs() {
-    return 2;
-  }
-
-  @Override
-  public int maxArgs() {
-    return Integer.MAX_VALUE;
-  }
-
-  @Override
-  public String usage() {
-    return "concat_ws(separator, value, ...)";
+final class ConcatWs extends DeclaredFunction {
+  ConcatWs() {
+    super("concat_ws", List.of(), 2, Integer.MAX_VALUE, "concat_ws(separator, value, ...)");
   }
 
   @Override
   public Signature resolve(List<Expr> args) {
-    for (Expr arg : args) {
-      if (!Casts.canCast(arg.sqlType(), SqlType.VARCHAR)) {
-        return null;
-      }
-    }
-    return new Signature(SqlType.VARCHAR, Collections.nCopies(args.size(), SqlType.VARCHAR));
+    return Kernels.allAsText(args);
   }
 
   @Override

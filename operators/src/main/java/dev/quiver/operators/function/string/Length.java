@@ -5,8 +5,8 @@ import dev.quiver.operators.expr.Eval;
 import dev.quiver.operators.expr.EvalContext;
 import dev.quiver.operators.expr.Selection;
 import dev.quiver.operators.expr.Utf8;
+import dev.quiver.operators.function.DeclaredFunction;
 import dev.quiver.operators.function.FixedResultEval;
-import dev.quiver.operators.function.FunctionDefinition;
 import dev.quiver.operators.function.Kernels;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.FunctionCall;
@@ -17,25 +17,9 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 
 /** {@code length(s)}: the number of characters (code points) of a string, as a BIGINT. */
-final class Length implements FunctionDefinition {
-  @Override
-  public String name() {
-    return "length";
-  }
-
-  @Override
-  public int minArgs() {
-    return 1;
-  }
-
-  @Override
-  public int maxArgs() {
-    return 1;
-  }
-
-  @Override
-  public String usage() {
-    return "length(string)";
+final class Length extends DeclaredFunction {
+  Length() {
+    super("length", List.of(), 1, 1, "length(string)");
   }
 
   @Override

@@ -7,7 +7,7 @@ import dev.quiver.operators.expr.EvalContext;
 import dev.quiver.operators.expr.Selection;
 import dev.quiver.operators.expr.Utf8;
 import dev.quiver.operators.expr.Utf8Writer;
-import dev.quiver.operators.function.FunctionDefinition;
+import dev.quiver.operators.function.DeclaredFunction;
 import dev.quiver.operators.function.Kernels;
 import dev.quiver.operators.function.StringResultEval;
 import dev.quiver.plan.expr.Expr;
@@ -22,31 +22,17 @@ import java.util.List;
  * {@code s} is cut to its first {@code n} characters; {@code n <= 0} gives ''. An empty fill where
  * padding is needed is an INVALID_ARGUMENT error, as in DuckDB.
  */
-final class Pad implements FunctionDefinition {
+final class Pad extends DeclaredFunction {
   private final boolean left;
 
   Pad(boolean left) {
+    super(
+        left ? "lpad" : "rpad",
+        List.of(),
+        2,
+        3,
+        (left ? "lpad" : "rpad") + "(string, length [, fill])");
     this.left = left;
-  }
-
-  @Override
-  public String name() {
-    return left ? "lpad" : "rpad";
-  }
-
-  @Override
-  public int minArgs() {
-    return 2;
-  }
-
-  @Override
-  public int maxArgs() {
-    return 3;
-  }
-
-  @Override
-  public String usage() {
-    return name() + "(string, length [, fill])";
   }
 
   @Override
