@@ -375,6 +375,24 @@ final class RelTranslator {
     if (call.getAggregation().getKind() == org.apache.calcite.sql.SqlKind.COUNT && args.isEmpty()) {
       return AggregateCall.countStar(name);
     }
+    org.apache.calcite.sql.SqlKind kind = call.getAggregation().getKind();
+    if (kind == org.apache.calcite.sql.SqlKind.ARG_MIN
+        || kind == org.apache.calcite.sql.SqlKind.ARG_MAX) {
+      // ARG_MIN(arg, by), MIN_BY: the arg of the row with the smallest by (mergeable states).
+      Column arg = input.schema().column(args.get(0));
+      Column by = input.schema().column(args.get(1));
+      return new AggregateCall(
+          kind == org.apache.calcite.sql.SqlKind.ARG_MIN
+              ? AggregateFunction.ARG_MIN
+              : AggregateFunction.ARG_MAX,
+          args.get(0),
+          arg.type().arrow(),
+          args.get(1),
+          by.type().arrow(),
+          false,
+          name,
+          AggregateCall.NO_FILTER);
+    }
     if (args.size() != 1) {
       throw Errors.unsupported("aggregate with " + args.size() + " arguments: " + call);
     }

@@ -123,14 +123,19 @@ public final class SqlPlanner {
                 .withQuotedCasing(Casing.UNCHANGED))
         .defaultSchema(schema)
         // The standard operators plus PostgreSQL's BOOL_AND / BOOL_OR (EVERY is standard): all
-        // three are MIN / MAX of a boolean, which is AND / OR with NULLs skipped.
+        // three are MIN / MAX of a boolean, which is AND / OR with NULLs skipped. MIN_BY / MAX_BY
+        // are DuckDB's names of the standard table's ARG_MIN / ARG_MAX.
         // Quiver's library functions first (FunctionRegistry: concat, lpad, ...), so a library
         // function shadows a standard one of the same name.
         .operatorTable(
             SqlOperatorTables.chain(
                 LibraryFunctions.INSTANCE,
                 SqlStdOperatorTable.instance(),
-                SqlOperatorTables.of(SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR)))
+                SqlOperatorTables.of(
+                    SqlLibraryOperators.BOOL_AND,
+                    SqlLibraryOperators.BOOL_OR,
+                    SqlLibraryOperators.MIN_BY,
+                    SqlLibraryOperators.MAX_BY)))
         // CASE / UNION over string literals of different lengths is VARCHAR, not padded CHAR:
         // CASE WHEN .. THEN 'no a' ELSE 'a' END yields 'a', as in PostgreSQL and DuckDB.
         .typeSystem(

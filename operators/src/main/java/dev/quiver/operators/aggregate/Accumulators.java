@@ -53,6 +53,14 @@ final class Accumulators {
         int decimalScale =
             type instanceof ArrowType.Decimal ? ((ArrowType.Decimal) type).getScale() : -1;
         return new VarianceAccumulator(sample, root, decimalScale, reservation, scratch);
+      case ARG_MIN:
+      case ARG_MAX:
+        return new ArgMinMaxAccumulator(
+            function == AggregateFunction.ARG_MAX,
+            type,
+            call.byType().orElseThrow(),
+            reservation,
+            scratch);
       case MIN:
       case MAX:
         switch (type.getTypeID()) {

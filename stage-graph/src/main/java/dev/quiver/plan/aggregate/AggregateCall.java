@@ -35,7 +35,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *       the sample forms are NULL for fewer than two values;
  *   <li>{@code SINGLE_VALUE}: the argument's type (as MIN and MAX take);
  *   <li>{@code MIN}/{@code MAX}: the argument's type (bool, int8–64, float32/64, decimal128, utf8,
- *       date32, timestamp µs).
+ *       date32, timestamp µs);
+ *   <li>{@code ARG_MIN(arg, by)}/{@code ARG_MAX(arg, by)}: the type of {@code arg}; both {@code
+ *       arg} and {@code by} of the types MIN and MAX take. The {@code by} column is {@link #by()}.
  * </ul>
  *
  * All results but the counts are NULL for a group without non-null argument values. {@code COUNT}
@@ -57,6 +59,8 @@ public final class AggregateCall implements Serializable {
   private final boolean distinct;
   private final String name;
   private final int filter;
+  private final int by;
+  private final transient ArrowType byType; // null unless the function takes a by column
   private final transient ArrowType resultType;
 
   /**
@@ -83,7 +87,37 @@ public final class AggregateCall implements Serializable {
       boolean distinct,
       String name,
       int filter) {
+    this(function, argument, argumentType, NO_ARGUMENT, null, distinct, name, filter);
+  }
+
+  /**
+   * A call with a second column {@code by} (ARG_MIN, ARG_MAX: the column whose smallest or largest
+   * value picks the row), {@link #NO_ARGUMENT} and null for other functions.
+   */
+  public AggregateCall(
+      AggregateFunction function,
+      int argument,
+      ArrowType argumentType,
+      int by,
+      ArrowType byType,
+      boolean distinct,
+      String name,
+      int filter) {
     requireNonNull(function, "function is null");
+    if (function.takesBy() != (by != NO_ARGUMENT) || (by == NO_ARGUMENT) != (byType == null)) {
+      throw new IllegalArgumentException(
+          function.sqlName()
+              + (function.takesBy() ? " needs" : " takes no")
+              + " second column: "
+              + by
+              + " of type "
+              + byType);
+    }
+    if (by < NO_ARGUMENT) {
+      throw new IllegalArgumentException("second column of " + name + " is " + by);
+    }
+    this.by = by;
+    this.byType = byType;
     if (filter < NO_FILTER) {
       throw new IllegalArgumentException("filter column of " + name + " is " + filter);
     }
@@ -107,7 +141,10 @@ public final class AggregateCall implements Serializable {
     this.argumentType = argumentType;
     this.distinct =
         function == AggregateFunction.COUNT_DISTINCT
-            || distinct && function != AggregateFunction.MIN && function != AggregateFunction.MAX;
+            || distinct
+                && function != AggregateFunction.MIN
+                && function != AggregateFunction.MAX
+                && !function.takesBy();
     this.resultType = AggregateTypes.resultType(this);
   }
 
@@ -120,6 +157,17 @@ public final class AggregateCall implements Serializable {
   public static AggregateCall of(
       AggregateFunction function, int argument, ArrowType type, String name) {
     return new AggregateCall(function, argument, type, false, name);
+  }
+
+  /** {@code function(#argument, #by)}, as {@code ARG_MIN(arg, by)}. */
+  public static AggregateCall of(
+      AggregateFunction function,
+      int argument,
+      ArrowType type,
+      int by,
+      ArrowType byType,
+      String name) {
+    return new AggregateCall(function, argument, type, by, byType, false, name, NO_FILTER);
   }
 
   public AggregateFunction function() {
@@ -152,13 +200,23 @@ public final class AggregateCall implements Serializable {
     return filter;
   }
 
+  /** The second column (ARG_MIN, ARG_MAX: the one compared), or {@link #NO_ARGUMENT}. */
+  public int by() {
+    return by;
+  }
+
+  /** The type of {@link #by()}, empty without one. */
+  public Optional<ArrowType> byType() {
+    return Optional.ofNullable(byType);
+  }
+
   public boolean hasFilter() {
     return filter != NO_FILTER;
   }
 
   /** This call with {@code FILTER (WHERE #column)}. */
   public AggregateCall withFilter(int column) {
-    return new AggregateCall(function, argument, argumentType, distinct, name, column);
+    return new AggregateCall(function, argument, argumentType, by, byType, distinct, name, column);
   }
 
   /** The type of the final value (see the class comment for the rules). */
@@ -187,7 +245,9 @@ public final class AggregateCall implements Serializable {
    * {@code name$sum} (int64, float64 or decimal(38,s)) and {@code name$count} int64 not null;
    * MIN/MAX → {@code name$min}/{@code name$max} of the argument type; the variance family → {@code
    * name$count} int64, {@code name$mean} float64 and {@code name$m2} float64 (the sum of squared
-   * deviations from the mean), all not null, merged with Chan's parallel formula.
+   * deviations from the mean), all not null, merged with Chan's parallel formula; ARG_MIN/ARG_MAX →
+   * {@code name$arg} of the argument type and {@code name$by} of the by type, both NULL or both
+   * set.
    *
    * @throws IllegalArgumentException for DISTINCT calls (see {@link #hasPartialState()})
    */
@@ -205,7 +265,13 @@ public final class AggregateCall implements Serializable {
     String call =
         function == AggregateFunction.COUNT_STAR
             ? "count(*)"
-            : function.sqlName() + "(" + (distinct ? "DISTINCT " : "") + "#" + argument + ")";
+            : function.sqlName()
+                + "("
+                + (distinct ? "DISTINCT " : "")
+                + "#"
+                + argument
+                + (by == NO_ARGUMENT ? "" : ", #" + by)
+                + ")";
     return hasFilter() ? call + " FILTER #" + filter : call;
   }
 
@@ -222,13 +288,15 @@ public final class AggregateCall implements Serializable {
         && argument == that.argument
         && distinct == that.distinct
         && filter == that.filter
+        && by == that.by
         && name.equals(that.name)
-        && Objects.equals(argumentType, that.argumentType);
+        && Objects.equals(argumentType, that.argumentType)
+        && Objects.equals(byType, that.byType);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(function, argument, argumentType, distinct, name, filter);
+    return Objects.hash(function, argument, argumentType, distinct, name, filter, by, byType);
   }
 
   private Object writeReplace() {
@@ -241,36 +309,49 @@ public final class AggregateCall implements Serializable {
 
   /** The serialized form: Arrow types are not Serializable, so the type travels as JSON. */
   private static final class Proxy implements Serializable {
-    private static final long serialVersionUID = 2L; // 2: the FILTER column
+    private static final long serialVersionUID = 3L; // 2: the FILTER column; 3: the by column
     private final AggregateFunction function;
     private final int argument;
     private final String argumentTypeJson;
     private final boolean distinct;
     private final String name;
     private final int filter;
+    private final int by;
+    private final String byTypeJson;
 
     Proxy(AggregateCall call) {
       this.function = call.function;
       this.argument = call.argument;
-      this.argumentTypeJson =
-          call.argumentType == null
-              ? null
-              : new Schema(List.of(Field.nullable("t", call.argumentType))).toJson();
+      this.argumentTypeJson = toJson(call.argumentType);
+      this.by = call.by;
+      this.byTypeJson = toJson(call.byType);
       this.distinct = call.distinct;
       this.name = call.name;
       this.filter = call.filter;
     }
 
-    private Object readResolve() {
+    private static String toJson(ArrowType type) {
+      return type == null ? null : new Schema(List.of(Field.nullable("t", type))).toJson();
+    }
+
+    private ArrowType fromJson(String json) {
       try {
-        ArrowType type =
-            argumentTypeJson == null
-                ? null
-                : Schema.fromJSON(argumentTypeJson).getFields().get(0).getType();
-        return new AggregateCall(function, argument, type, distinct, name, filter);
+        return json == null ? null : Schema.fromJSON(json).getFields().get(0).getType();
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot read the argument type of " + name, e);
+        throw new UncheckedIOException("cannot read the argument types of " + name, e);
       }
+    }
+
+    private Object readResolve() {
+      return new AggregateCall(
+          function,
+          argument,
+          fromJson(argumentTypeJson),
+          by,
+          fromJson(byTypeJson),
+          distinct,
+          name,
+          filter);
     }
   }
 }

@@ -31,7 +31,14 @@ public enum AggregateFunction {
    * The value of a scalar subquery without an aggregate: the group's one row's value, NULL without
    * rows, a {@code SCALAR_SUBQUERY_ROWS} error for more than one row (NULL values count as rows).
    */
-  SINGLE_VALUE("single_value");
+  SINGLE_VALUE("single_value"),
+  /**
+   * {@code ARG_MIN(arg, by)}, {@code MIN_BY}: the {@code arg} of a row with the smallest {@code
+   * by}, rows where either is NULL skipped; ties pick any of the tied rows. NULL without rows.
+   */
+  ARG_MIN("arg_min"),
+  /** {@code ARG_MAX(arg, by)}, {@code MAX_BY}: as {@link #ARG_MIN}, for the largest {@code by}. */
+  ARG_MAX("arg_max");
 
   private final String sqlName;
 
@@ -42,6 +49,11 @@ public enum AggregateFunction {
   /** The lower-case SQL name, as printed in plans ({@code count} for all three counts). */
   public String sqlName() {
     return sqlName;
+  }
+
+  /** Whether the call takes a second column, its {@link AggregateCall#by()} (ARG_MIN, ARG_MAX). */
+  public boolean takesBy() {
+    return this == ARG_MIN || this == ARG_MAX;
   }
 
   /** Whether this is one of the variance family (variance or standard deviation). */

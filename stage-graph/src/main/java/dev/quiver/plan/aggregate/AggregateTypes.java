@@ -51,6 +51,16 @@ final class AggregateTypes {
       case STDDEV_POP:
         sumType(call, type); // validates the argument: any signed int, float or decimal
         return FLOAT64;
+      case ARG_MIN:
+      case ARG_MAX:
+        ArrowType by = call.byType().orElseThrow();
+        if (!isOrderable(by)) {
+          throw unsupported(call, by);
+        }
+        if (!isOrderable(type)) {
+          throw unsupported(call, type);
+        }
+        return type;
       case SINGLE_VALUE:
       case MIN:
       case MAX:
@@ -108,6 +118,11 @@ final class AggregateTypes {
         return List.of(
             Field.nullable(name + "$value", call.resultType()),
             new Field(name + "$rows", FieldType.notNullable(INT64), null));
+      case ARG_MIN:
+      case ARG_MAX:
+        return List.of(
+            Field.nullable(name + "$arg", call.resultType()),
+            Field.nullable(name + "$by", call.byType().orElseThrow()));
       case MIN:
         return List.of(Field.nullable(name + "$min", call.resultType()));
       case MAX:
@@ -143,6 +158,7 @@ final class AggregateTypes {
         call.function().sqlName()
             + "(#"
             + call.argument()
+            + (call.by() == AggregateCall.NO_ARGUMENT ? "" : ", #" + call.by())
             + ") does not accept an argument of type "
             + type
             + (call.function() == AggregateFunction.SUM
