@@ -396,6 +396,13 @@ final class RelTranslator {
     if (args.size() != 1) {
       throw Errors.unsupported("aggregate with " + args.size() + " arguments: " + call);
     }
+    if (kind == org.apache.calcite.sql.SqlKind.COUNT && call.isApproximate()) {
+      // APPROX_COUNT_DISTINCT(x) arrives as an approximate COUNT(DISTINCT x): a HyperLogLog
+      // sketch per group, whose states merge in FINAL.
+      Column column = input.schema().column(args.get(0));
+      return AggregateCall.of(
+          AggregateFunction.APPROX_COUNT_DISTINCT, args.get(0), column.type().arrow(), name);
+    }
     AggregateFunction function =
         switch (call.getAggregation().getKind()) {
           case COUNT -> AggregateFunction.COUNT;

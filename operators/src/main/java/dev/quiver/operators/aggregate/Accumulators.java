@@ -17,6 +17,9 @@ final class Accumulators {
         || function == AggregateFunction.COUNT_DISTINCT) {
       return new CountAccumulator(reservation);
     }
+    if (function == AggregateFunction.APPROX_COUNT_DISTINCT) {
+      return new HyperLogLogAccumulator(reservation, scratch);
+    }
     ArrowType type = call.argumentType().orElseThrow();
     if (function == AggregateFunction.SINGLE_VALUE) {
       // With at most one row per group (checked by the wrapper), MIN keeps that row's value.

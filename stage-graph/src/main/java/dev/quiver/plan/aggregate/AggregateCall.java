@@ -25,7 +25,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>Result types ({@link #resultType()}), by SQL rules:
  *
  * <ul>
- *   <li>{@code COUNT(*)}, {@code COUNT(x)}, {@code COUNT(DISTINCT x)}: int64, never NULL;
+ *   <li>{@code COUNT(*)}, {@code COUNT(x)}, {@code COUNT(DISTINCT x)}, {@code
+ *       APPROX_COUNT_DISTINCT(x)}: int64, never NULL;
  *   <li>{@code SUM}: of any signed int → int64 (overflow is an error, not a wrap); of decimal(p,s)
  *       → decimal(38,s); of float32/float64 → float64;
  *   <li>{@code AVG}: of any signed int or float → float64 (computed as exact int64 sum ÷ count for
@@ -49,6 +50,12 @@ public final class AggregateCall implements Serializable {
 
   /** The {@link #argument()} of {@code COUNT(*)}. */
   public static final int NO_ARGUMENT = -1;
+
+  /**
+   * The HyperLogLog precision p of {@link AggregateFunction#APPROX_COUNT_DISTINCT}: 2^p registers
+   * of one byte per group, a relative standard error of 1.04 / 2^(p/2) ≈ 1.6%.
+   */
+  public static final int HLL_PRECISION = 12;
 
   /** The {@link #filter()} of a call without {@code FILTER (WHERE ...)}. */
   public static final int NO_FILTER = -1;
@@ -247,7 +254,8 @@ public final class AggregateCall implements Serializable {
    * name$count} int64, {@code name$mean} float64 and {@code name$m2} float64 (the sum of squared
    * deviations from the mean), all not null, merged with Chan's parallel formula; ARG_MIN/ARG_MAX →
    * {@code name$arg} of the argument type and {@code name$by} of the by type, both NULL or both
-   * set.
+   * set; APPROX_COUNT_DISTINCT → {@code name$hll}, the sketch's 2^{@link #HLL_PRECISION} registers
+   * as a utf8 of as many ASCII characters {@code '0' + rank} (plans have no binary type), not null.
    *
    * @throws IllegalArgumentException for DISTINCT calls (see {@link #hasPartialState()})
    */

@@ -26,11 +26,16 @@ final class AggregateTypes {
   static boolean isCount(AggregateFunction function) {
     return function == AggregateFunction.COUNT_STAR
         || function == AggregateFunction.COUNT
-        || function == AggregateFunction.COUNT_DISTINCT;
+        || function == AggregateFunction.COUNT_DISTINCT
+        || function == AggregateFunction.APPROX_COUNT_DISTINCT;
   }
 
   static ArrowType resultType(AggregateCall call) {
     AggregateFunction function = call.function();
+    if (function == AggregateFunction.APPROX_COUNT_DISTINCT
+        && !isOrderable(call.argumentType().orElseThrow())) {
+      throw unsupported(call, call.argumentType().orElseThrow());
+    }
     if (isCount(function)) {
       return INT64;
     }
@@ -118,6 +123,9 @@ final class AggregateTypes {
         return List.of(
             Field.nullable(name + "$value", call.resultType()),
             new Field(name + "$rows", FieldType.notNullable(INT64), null));
+      case APPROX_COUNT_DISTINCT:
+        return List.of(
+            new Field(name + "$hll", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null));
       case ARG_MIN:
       case ARG_MAX:
         return List.of(
