@@ -360,13 +360,84 @@ final class RelTranslator {
 
   static AggregateCall call(
       PlanBuilder input, org.apache.calcite.rel.core.AggregateCall call, String name) {
-    if (!call.getCollation().getFieldCollations().isEmpty()) {
-      throw Errors.unsupported("aggregate WITHIN GROUP in " + call);
+    AggregateCall translated = percentile(input, call, name);
+    if (translated == null) {
+      if (!call.getCollation().getFieldCollations().isEmpty()) {
+        throw Errors.unsupported("aggregate WITHIN GROUP in " + call);
+      }
+      translated = unfiltered(input, call, name);
     }
-    AggregateCall translated = unfiltered(input, call, name);
     // FILTER (WHERE p): Calcite projects p as a boolean column; the call skips rows where it is
     // not TRUE (in PARTIAL or SINGLE, where rows are read).
     return call.filterArg >= 0 ? translated.withFilter(call.filterArg) : translated;
+  }
+
+  /**
+   * MEDIAN(x), PERCENTILE_CONT(f) / PERCENTILE_DISC(f) WITHIN GROUP (ORDER BY x) and DuckDB's
+   * QUANTILE_CONT(x, f) / QUANTILE_DISC(x, f); null for other calls. The fraction must be a
+   * constant: Calcite projects it as a column of the aggregate's input.
+   */
+  private static AggregateCall percentile(
+      PlanBuilder input, org.apache.calcite.rel.core.AggregateCall call, String name) {
+    String function = call.getAggregation().getName().toUpperCase(java.util.Locale.ROOT);
+    List<Integer> args = call.getArgList();
+    List<RelFieldCollation> order = call.getCollation().getFieldCollations();
+    int value;
+    double fraction;
+    AggregateFunction kind;
+    switch (function) {
+      case "MEDIAN" -> {
+        kind = AggregateFunction.MEDIAN;
+        value = args.get(0);
+        fraction = Double.NaN;
+      }
+      case "QUANTILE_CONT", "QUANTILE_DISC" -> {
+        kind =
+            function.equals("QUANTILE_CONT")
+                ? AggregateFunction.PERCENTILE_CONT
+                : AggregateFunction.PERCENTILE_DISC;
+        value = args.get(0);
+        fraction = fraction(input, args.get(1), call);
+      }
+      case "PERCENTILE_CONT", "PERCENTILE_DISC" -> {
+        kind =
+            function.equals("PERCENTILE_CONT")
+                ? AggregateFunction.PERCENTILE_CONT
+                : AggregateFunction.PERCENTILE_DISC;
+        if (order.size() != 1 || order.get(0).getDirection().isDescending()) {
+          throw Errors.unsupported(
+              function + " WITHIN GROUP needs ORDER BY one column, ascending: " + call);
+        }
+        value = order.get(0).getFieldIndex();
+        fraction = fraction(input, args.get(0), call);
+      }
+      default -> {
+        return null;
+      }
+    }
+    if (call.isDistinct()) {
+      throw Errors.unsupported("DISTINCT in " + call);
+    }
+    Column column = input.schema().column(value);
+    return kind == AggregateFunction.MEDIAN
+        ? AggregateCall.of(kind, value, column.type().arrow(), name)
+        : AggregateCall.percentile(kind, value, column.type().arrow(), fraction, name);
+  }
+
+  /** The constant fraction in column {@code column} of {@code input}, between 0 and 1. */
+  private static double fraction(
+      PlanBuilder input, int column, org.apache.calcite.rel.core.AggregateCall call) {
+    if (input.build() instanceof dev.quiver.plan.node.Project project
+        && project.expressions().get(column) instanceof Literal literal
+        && literal.value() instanceof Number number) {
+      double fraction = number.doubleValue();
+      if (fraction >= 0 && fraction <= 1) {
+        return fraction;
+      }
+      throw Errors.invalid(
+          "the fraction of " + call + " must be between 0 and 1, not " + number, null);
+    }
+    throw Errors.unsupported("a percentile whose fraction is not a constant: " + call);
   }
 
   private static AggregateCall unfiltered(

@@ -124,7 +124,8 @@ public final class SqlPlanner {
         .defaultSchema(schema)
         // The standard operators plus PostgreSQL's BOOL_AND / BOOL_OR (EVERY is standard): all
         // three are MIN / MAX of a boolean, which is AND / OR with NULLs skipped. MIN_BY / MAX_BY
-        // are DuckDB's names of the standard table's ARG_MIN / ARG_MAX.
+        // are DuckDB's names of the standard table's ARG_MIN / ARG_MAX; MEDIAN and QUANTILE_CONT /
+        // QUANTILE_DISC are DuckDB's (LibraryAggregates).
         // Quiver's library functions first (FunctionRegistry: concat, lpad, ...), so a library
         // function shadows a standard one of the same name.
         .operatorTable(
@@ -135,7 +136,10 @@ public final class SqlPlanner {
                     SqlLibraryOperators.BOOL_AND,
                     SqlLibraryOperators.BOOL_OR,
                     SqlLibraryOperators.MIN_BY,
-                    SqlLibraryOperators.MAX_BY)))
+                    SqlLibraryOperators.MAX_BY,
+                    LibraryAggregates.MEDIAN,
+                    LibraryAggregates.QUANTILE_CONT,
+                    LibraryAggregates.QUANTILE_DISC)))
         // CASE / UNION over string literals of different lengths is VARCHAR, not padded CHAR:
         // CASE WHEN .. THEN 'no a' ELSE 'a' END yields 'a', as in PostgreSQL and DuckDB.
         .typeSystem(

@@ -56,6 +56,15 @@ final class Accumulators {
         int decimalScale =
             type instanceof ArrowType.Decimal ? ((ArrowType.Decimal) type).getScale() : -1;
         return new VarianceAccumulator(sample, root, decimalScale, reservation, scratch);
+      case MEDIAN:
+      case PERCENTILE_CONT:
+      case PERCENTILE_DISC:
+        return new QuantileAccumulator(
+            function != AggregateFunction.PERCENTILE_DISC,
+            function == AggregateFunction.MEDIAN ? 0.5 : call.fraction(),
+            type instanceof ArrowType.FloatingPoint,
+            reservation,
+            scratch);
       case ARG_MIN:
       case ARG_MAX:
         return new ArgMinMaxAccumulator(

@@ -67,6 +67,7 @@ public final class AggregateCall implements Serializable {
   private final String name;
   private final int filter;
   private final int by;
+  private final double fraction; // the percentiles' f in [0, 1]; NaN for other functions
   private final transient ArrowType byType; // null unless the function takes a by column
   private final transient ArrowType resultType;
 
@@ -110,7 +111,28 @@ public final class AggregateCall implements Serializable {
       boolean distinct,
       String name,
       int filter) {
+    this(function, argument, argumentType, by, byType, Double.NaN, distinct, name, filter);
+  }
+
+  private AggregateCall(
+      AggregateFunction function,
+      int argument,
+      ArrowType argumentType,
+      int by,
+      ArrowType byType,
+      double fraction,
+      boolean distinct,
+      String name,
+      int filter) {
     requireNonNull(function, "function is null");
+    if (function.takesFraction() ? !(fraction >= 0 && fraction <= 1) : !Double.isNaN(fraction)) {
+      throw new IllegalArgumentException(
+          function.sqlName()
+              + (function.takesFraction()
+                  ? " takes a fraction between 0 and 1, not " + fraction
+                  : " takes no fraction"));
+    }
+    this.fraction = fraction;
     if (function.takesBy() != (by != NO_ARGUMENT) || (by == NO_ARGUMENT) != (byType == null)) {
       throw new IllegalArgumentException(
           function.sqlName()
@@ -166,6 +188,13 @@ public final class AggregateCall implements Serializable {
     return new AggregateCall(function, argument, type, false, name);
   }
 
+  /** {@code PERCENTILE_CONT(fraction) WITHIN GROUP (ORDER BY #argument)}, or _DISC. */
+  public static AggregateCall percentile(
+      AggregateFunction function, int argument, ArrowType type, double fraction, String name) {
+    return new AggregateCall(
+        function, argument, type, NO_ARGUMENT, null, fraction, false, name, NO_FILTER);
+  }
+
   /** {@code function(#argument, #by)}, as {@code ARG_MIN(arg, by)}. */
   public static AggregateCall of(
       AggregateFunction function,
@@ -212,6 +241,11 @@ public final class AggregateCall implements Serializable {
     return by;
   }
 
+  /** The percentiles' fraction in [0, 1]; NaN for other functions (MEDIAN is 0.5 by itself). */
+  public double fraction() {
+    return fraction;
+  }
+
   /** The type of {@link #by()}, empty without one. */
   public Optional<ArrowType> byType() {
     return Optional.ofNullable(byType);
@@ -223,7 +257,8 @@ public final class AggregateCall implements Serializable {
 
   /** This call with {@code FILTER (WHERE #column)}. */
   public AggregateCall withFilter(int column) {
-    return new AggregateCall(function, argument, argumentType, by, byType, distinct, name, column);
+    return new AggregateCall(
+        function, argument, argumentType, by, byType, fraction, distinct, name, column);
   }
 
   /** The type of the final value (see the class comment for the rules). */
@@ -243,7 +278,7 @@ public final class AggregateCall implements Serializable {
    * or rewrites them into a two-level aggregate (group by keys and x, then count).
    */
   public boolean hasPartialState() {
-    return !distinct;
+    return !distinct && !function.isHolistic();
   }
 
   /**
@@ -279,6 +314,7 @@ public final class AggregateCall implements Serializable {
                 + "#"
                 + argument
                 + (by == NO_ARGUMENT ? "" : ", #" + by)
+                + (Double.isNaN(fraction) ? "" : ", " + fraction)
                 + ")";
     return hasFilter() ? call + " FILTER #" + filter : call;
   }
@@ -297,6 +333,7 @@ public final class AggregateCall implements Serializable {
         && distinct == that.distinct
         && filter == that.filter
         && by == that.by
+        && Double.compare(fraction, that.fraction) == 0
         && name.equals(that.name)
         && Objects.equals(argumentType, that.argumentType)
         && Objects.equals(byType, that.byType);
@@ -304,7 +341,8 @@ public final class AggregateCall implements Serializable {
 
   @Override
   public int hashCode() {
-    return Objects.hash(function, argument, argumentType, distinct, name, filter, by, byType);
+    return Objects.hash(
+        function, argument, argumentType, distinct, name, filter, by, byType, fraction);
   }
 
   private Object writeReplace() {
@@ -317,7 +355,7 @@ public final class AggregateCall implements Serializable {
 
   /** The serialized form: Arrow types are not Serializable, so the type travels as JSON. */
   private static final class Proxy implements Serializable {
-    private static final long serialVersionUID = 3L; // 2: the FILTER column; 3: the by column
+    private static final long serialVersionUID = 4L; // 2: FILTER; 3: the by column; 4: fraction
     private final AggregateFunction function;
     private final int argument;
     private final String argumentTypeJson;
@@ -326,6 +364,7 @@ public final class AggregateCall implements Serializable {
     private final int filter;
     private final int by;
     private final String byTypeJson;
+    private final double fraction;
 
     Proxy(AggregateCall call) {
       this.function = call.function;
@@ -333,6 +372,7 @@ public final class AggregateCall implements Serializable {
       this.argumentTypeJson = toJson(call.argumentType);
       this.by = call.by;
       this.byTypeJson = toJson(call.byType);
+      this.fraction = call.fraction;
       this.distinct = call.distinct;
       this.name = call.name;
       this.filter = call.filter;
@@ -357,6 +397,7 @@ public final class AggregateCall implements Serializable {
           fromJson(argumentTypeJson),
           by,
           fromJson(byTypeJson),
+          fraction,
           distinct,
           name,
           filter);

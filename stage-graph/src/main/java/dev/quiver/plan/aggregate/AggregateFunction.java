@@ -45,7 +45,22 @@ public enum AggregateFunction {
    * (standard error 1.04 / 2^(p/2), about 1.6%); 0 without values, never NULL. Sketches merge
    * exactly (register-wise maximum), so it runs as PARTIAL and FINAL.
    */
-  APPROX_COUNT_DISTINCT("approx_count_distinct");
+  APPROX_COUNT_DISTINCT("approx_count_distinct"),
+  /**
+   * {@code MEDIAN(x)}: {@link #PERCENTILE_CONT} at 0.5. Holistic, as the percentiles: computed from
+   * all the group's non-null values, so it runs SINGLE after a hash repartition on the keys.
+   */
+  MEDIAN("median"),
+  /**
+   * {@code PERCENTILE_CONT(f) WITHIN GROUP (ORDER BY x)}, {@code QUANTILE_CONT(x, f)}: the value at
+   * position f·(n-1) of the n sorted non-null values, interpolated linearly between neighbours.
+   */
+  PERCENTILE_CONT("percentile_cont"),
+  /**
+   * {@code PERCENTILE_DISC(f) WITHIN GROUP (ORDER BY x)}, {@code QUANTILE_DISC(x, f)}: the first of
+   * the sorted non-null values whose cumulative share reaches f (index ⌈f·n⌉ - 1, at least 0).
+   */
+  PERCENTILE_DISC("percentile_disc");
 
   private final String sqlName;
 
@@ -61,6 +76,19 @@ public enum AggregateFunction {
   /** Whether the call takes a second column, its {@link AggregateCall#by()} (ARG_MIN, ARG_MAX). */
   public boolean takesBy() {
     return this == ARG_MIN || this == ARG_MAX;
+  }
+
+  /**
+   * Whether the result needs all the group's values at once (no small partial state): MEDIAN and
+   * the percentiles.
+   */
+  public boolean isHolistic() {
+    return this == MEDIAN || this == PERCENTILE_CONT || this == PERCENTILE_DISC;
+  }
+
+  /** Whether the call takes a {@link AggregateCall#fraction()} (the percentiles). */
+  public boolean takesFraction() {
+    return this == PERCENTILE_CONT || this == PERCENTILE_DISC;
   }
 
   /** Whether this is one of the variance family (variance or standard deviation). */

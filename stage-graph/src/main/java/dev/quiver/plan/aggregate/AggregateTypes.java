@@ -56,6 +56,21 @@ final class AggregateTypes {
       case STDDEV_POP:
         sumType(call, type); // validates the argument: any signed int, float or decimal
         return FLOAT64;
+      case MEDIAN:
+      case PERCENTILE_CONT:
+        if (type instanceof ArrowType.Decimal) {
+          throw unsupported(call, type);
+        }
+        sumType(call, type); // validates the argument: any signed int or float
+        return FLOAT64;
+      case PERCENTILE_DISC:
+        if (type instanceof ArrowType.Decimal
+            || type instanceof ArrowType.Utf8
+            || type instanceof ArrowType.Bool
+            || !isOrderable(type)) {
+          throw unsupported(call, type);
+        }
+        return type;
       case ARG_MIN:
       case ARG_MAX:
         ArrowType by = call.byType().orElseThrow();
@@ -173,6 +188,6 @@ final class AggregateTypes {
                     || call.function() == AggregateFunction.AVG
                     || call.function().isVariance()
                 ? "; cast it to a numeric type"
-                : ""));
+                : call.function().isHolistic() ? "; cast it to DOUBLE" : ""));
   }
 }
