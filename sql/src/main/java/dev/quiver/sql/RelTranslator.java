@@ -382,6 +382,9 @@ final class RelTranslator {
     String function = call.getAggregation().getName().toUpperCase(java.util.Locale.ROOT);
     List<Integer> args = call.getArgList();
     List<RelFieldCollation> order = call.getCollation().getFieldCollations();
+    if (function.equals("STRING_AGG") || function.equals("LISTAGG")) {
+      return stringAgg(input, call, name);
+    }
     int value;
     double fraction;
     AggregateFunction kind;
@@ -422,6 +425,57 @@ final class RelTranslator {
     return kind == AggregateFunction.MEDIAN
         ? AggregateCall.of(kind, value, column.type().arrow(), name)
         : AggregateCall.percentile(kind, value, column.type().arrow(), fraction, name);
+  }
+
+  /**
+   * STRING_AGG(s [, sep] [ORDER BY y [DESC]]) and LISTAGG(s [, sep]) WITHIN GROUP (ORDER BY y): the
+   * separator a constant (',' when left out, as DuckDB), at most one order column.
+   */
+  private static AggregateCall stringAgg(
+      PlanBuilder input, org.apache.calcite.rel.core.AggregateCall call, String name) {
+    List<Integer> args = call.getArgList();
+    List<RelFieldCollation> order = call.getCollation().getFieldCollations();
+    if (call.isDistinct() || args.isEmpty() || args.size() > 2 || order.size() > 1) {
+      throw Errors.unsupported(
+          call + " (string_agg takes a string, a constant separator, one ORDER BY column)");
+    }
+    String separator = ",";
+    if (args.size() == 2) {
+      Object value = constant(input, args.get(1));
+      if (!(value instanceof String text)) {
+        throw Errors.unsupported("a string_agg separator that is not a constant string: " + call);
+      }
+      separator = text;
+    }
+    Column value = input.schema().column(args.get(0));
+    if (order.isEmpty()) {
+      return AggregateCall.stringAgg(
+          args.get(0),
+          value.type().arrow(),
+          separator,
+          AggregateCall.NO_ARGUMENT,
+          null,
+          false,
+          name);
+    }
+    int by = order.get(0).getFieldIndex();
+    return AggregateCall.stringAgg(
+        args.get(0),
+        value.type().arrow(),
+        separator,
+        by,
+        input.schema().column(by).type().arrow(),
+        order.get(0).getDirection().isDescending(),
+        name);
+  }
+
+  /** The value of column {@code column} of {@code input} if a projection makes it a literal. */
+  private static Object constant(PlanBuilder input, int column) {
+    if (input.build() instanceof dev.quiver.plan.node.Project project
+        && project.expressions().get(column) instanceof Literal literal) {
+      return literal.value();
+    }
+    return null;
   }
 
   /** The constant fraction in column {@code column} of {@code input}, between 0 and 1. */

@@ -65,6 +65,9 @@ final class Accumulators {
             type instanceof ArrowType.FloatingPoint,
             reservation,
             scratch);
+      case STRING_AGG:
+        return new StringAggAccumulator(
+            call.separator(), call.byType().orElse(null), call.descending(), reservation, scratch);
       case ARG_MIN:
       case ARG_MAX:
         return new ArgMinMaxAccumulator(

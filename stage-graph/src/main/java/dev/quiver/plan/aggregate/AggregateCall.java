@@ -68,6 +68,8 @@ public final class AggregateCall implements Serializable {
   private final int filter;
   private final int by;
   private final double fraction; // the percentiles' f in [0, 1]; NaN for other functions
+  private final String separator; // STRING_AGG's; null for other functions
+  private final boolean descending; // STRING_AGG: ORDER BY by DESC
   private final transient ArrowType byType; // null unless the function takes a by column
   private final transient ArrowType resultType;
 
@@ -111,7 +113,18 @@ public final class AggregateCall implements Serializable {
       boolean distinct,
       String name,
       int filter) {
-    this(function, argument, argumentType, by, byType, Double.NaN, distinct, name, filter);
+    this(
+        function,
+        argument,
+        argumentType,
+        by,
+        byType,
+        Double.NaN,
+        null,
+        false,
+        distinct,
+        name,
+        filter);
   }
 
   private AggregateCall(
@@ -121,10 +134,17 @@ public final class AggregateCall implements Serializable {
       int by,
       ArrowType byType,
       double fraction,
+      String separator,
+      boolean descending,
       boolean distinct,
       String name,
       int filter) {
     requireNonNull(function, "function is null");
+    if ((function == AggregateFunction.STRING_AGG) != (separator != null)) {
+      throw new IllegalArgumentException("only string_agg takes a separator: " + function);
+    }
+    this.separator = separator;
+    this.descending = descending;
     if (function.takesFraction() ? !(fraction >= 0 && fraction <= 1) : !Double.isNaN(fraction)) {
       throw new IllegalArgumentException(
           function.sqlName()
@@ -133,7 +153,9 @@ public final class AggregateCall implements Serializable {
                   : " takes no fraction"));
     }
     this.fraction = fraction;
-    if (function.takesBy() != (by != NO_ARGUMENT) || (by == NO_ARGUMENT) != (byType == null)) {
+    boolean optionalBy = function == AggregateFunction.STRING_AGG;
+    if ((!optionalBy && function.takesBy() != (by != NO_ARGUMENT))
+        || (by == NO_ARGUMENT) != (byType == null)) {
       throw new IllegalArgumentException(
           function.sqlName()
               + (function.takesBy() ? " needs" : " takes no")
@@ -192,7 +214,33 @@ public final class AggregateCall implements Serializable {
   public static AggregateCall percentile(
       AggregateFunction function, int argument, ArrowType type, double fraction, String name) {
     return new AggregateCall(
-        function, argument, type, NO_ARGUMENT, null, fraction, false, name, NO_FILTER);
+        function, argument, type, NO_ARGUMENT, null, fraction, null, false, false, name, NO_FILTER);
+  }
+
+  /**
+   * {@code STRING_AGG(#argument, separator ORDER BY #by [DESC])}; {@code by} is {@link
+   * #NO_ARGUMENT} (and its type null) for input order.
+   */
+  public static AggregateCall stringAgg(
+      int argument,
+      ArrowType type,
+      String separator,
+      int by,
+      ArrowType byType,
+      boolean descending,
+      String name) {
+    return new AggregateCall(
+        AggregateFunction.STRING_AGG,
+        argument,
+        type,
+        by,
+        byType,
+        Double.NaN,
+        requireNonNull(separator, "separator is null"),
+        descending,
+        false,
+        name,
+        NO_FILTER);
   }
 
   /** {@code function(#argument, #by)}, as {@code ARG_MIN(arg, by)}. */
@@ -246,6 +294,16 @@ public final class AggregateCall implements Serializable {
     return fraction;
   }
 
+  /** STRING_AGG's separator, null for other functions. */
+  public String separator() {
+    return separator;
+  }
+
+  /** STRING_AGG: whether it orders by {@link #by()} descending. */
+  public boolean descending() {
+    return descending;
+  }
+
   /** The type of {@link #by()}, empty without one. */
   public Optional<ArrowType> byType() {
     return Optional.ofNullable(byType);
@@ -258,7 +316,17 @@ public final class AggregateCall implements Serializable {
   /** This call with {@code FILTER (WHERE #column)}. */
   public AggregateCall withFilter(int column) {
     return new AggregateCall(
-        function, argument, argumentType, by, byType, fraction, distinct, name, column);
+        function,
+        argument,
+        argumentType,
+        by,
+        byType,
+        fraction,
+        separator,
+        descending,
+        distinct,
+        name,
+        column);
   }
 
   /** The type of the final value (see the class comment for the rules). */
@@ -313,7 +381,12 @@ public final class AggregateCall implements Serializable {
                 + (distinct ? "DISTINCT " : "")
                 + "#"
                 + argument
-                + (by == NO_ARGUMENT ? "" : ", #" + by)
+                + (separator == null ? "" : ", '" + separator.replace("'", "''") + "'")
+                + (by == NO_ARGUMENT
+                    ? ""
+                    : (separator == null ? ", #" : " ORDER BY #")
+                        + by
+                        + (descending ? " DESC" : ""))
                 + (Double.isNaN(fraction) ? "" : ", " + fraction)
                 + ")";
     return hasFilter() ? call + " FILTER #" + filter : call;
@@ -334,6 +407,8 @@ public final class AggregateCall implements Serializable {
         && filter == that.filter
         && by == that.by
         && Double.compare(fraction, that.fraction) == 0
+        && Objects.equals(separator, that.separator)
+        && descending == that.descending
         && name.equals(that.name)
         && Objects.equals(argumentType, that.argumentType)
         && Objects.equals(byType, that.byType);
@@ -342,7 +417,17 @@ public final class AggregateCall implements Serializable {
   @Override
   public int hashCode() {
     return Objects.hash(
-        function, argument, argumentType, distinct, name, filter, by, byType, fraction);
+        function,
+        argument,
+        argumentType,
+        distinct,
+        name,
+        filter,
+        by,
+        byType,
+        fraction,
+        separator,
+        descending);
   }
 
   private Object writeReplace() {
@@ -355,7 +440,7 @@ public final class AggregateCall implements Serializable {
 
   /** The serialized form: Arrow types are not Serializable, so the type travels as JSON. */
   private static final class Proxy implements Serializable {
-    private static final long serialVersionUID = 4L; // 2: FILTER; 3: the by column; 4: fraction
+    private static final long serialVersionUID = 5L; // 2: FILTER; 3: by; 4: fraction; 5: separator
     private final AggregateFunction function;
     private final int argument;
     private final String argumentTypeJson;
@@ -365,6 +450,8 @@ public final class AggregateCall implements Serializable {
     private final int by;
     private final String byTypeJson;
     private final double fraction;
+    private final String separator;
+    private final boolean descending;
 
     Proxy(AggregateCall call) {
       this.function = call.function;
@@ -373,6 +460,8 @@ public final class AggregateCall implements Serializable {
       this.by = call.by;
       this.byTypeJson = toJson(call.byType);
       this.fraction = call.fraction;
+      this.separator = call.separator;
+      this.descending = call.descending;
       this.distinct = call.distinct;
       this.name = call.name;
       this.filter = call.filter;
@@ -398,6 +487,8 @@ public final class AggregateCall implements Serializable {
           by,
           fromJson(byTypeJson),
           fraction,
+          separator,
+          descending,
           distinct,
           name,
           filter);

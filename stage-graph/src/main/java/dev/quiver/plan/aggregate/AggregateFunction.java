@@ -60,7 +60,13 @@ public enum AggregateFunction {
    * {@code PERCENTILE_DISC(f) WITHIN GROUP (ORDER BY x)}, {@code QUANTILE_DISC(x, f)}: the first of
    * the sorted non-null values whose cumulative share reaches f (index ⌈f·n⌉ - 1, at least 0).
    */
-  PERCENTILE_DISC("percentile_disc");
+  PERCENTILE_DISC("percentile_disc"),
+  /**
+   * {@code STRING_AGG(s, sep [ORDER BY y])}, {@code LISTAGG(s, sep) WITHIN GROUP (ORDER BY y)}: the
+   * non-null strings joined by the constant separator, in the order of {@link AggregateCall#by()}
+   * if given (else input order); NULL without values. Holistic.
+   */
+  STRING_AGG("string_agg");
 
   private final String sqlName;
 
@@ -83,7 +89,10 @@ public enum AggregateFunction {
    * the percentiles.
    */
   public boolean isHolistic() {
-    return this == MEDIAN || this == PERCENTILE_CONT || this == PERCENTILE_DISC;
+    return this == MEDIAN
+        || this == PERCENTILE_CONT
+        || this == PERCENTILE_DISC
+        || this == STRING_AGG;
   }
 
   /** Whether the call takes a {@link AggregateCall#fraction()} (the percentiles). */

@@ -71,6 +71,19 @@ final class AggregateTypes {
           throw unsupported(call, type);
         }
         return type;
+      case STRING_AGG:
+        if (!(type instanceof ArrowType.Utf8)) {
+          throw unsupported(call, type);
+        }
+        if (call.byType().isPresent()) {
+          ArrowType order = call.byType().get();
+          if (!isOrderable(order)
+              || order instanceof ArrowType.Bool
+              || order instanceof ArrowType.Decimal) {
+            throw unsupported(call, order);
+          }
+        }
+        return type;
       case ARG_MIN:
       case ARG_MAX:
         ArrowType by = call.byType().orElseThrow();
