@@ -103,7 +103,7 @@ final class GroupingSets {
         args.add(copies.getOrDefault(arg, arg));
       }
       AggregateCall translated =
-          RelTranslator.call(expanded, call.withArgList(args), names.get(keys.size() + i));
+          AggregateCalls.translate(expanded, call.withArgList(args), names.get(keys.size() + i));
       twoPhase &= translated.hasPartialState();
       calls.add(translated);
     }

@@ -1,7 +1,6 @@
 package dev.quiver.sql;
 
 import dev.quiver.plan.aggregate.AggregateCall;
-import dev.quiver.plan.aggregate.AggregateFunction;
 import dev.quiver.plan.aggregate.AggregateMode;
 import dev.quiver.plan.expr.ColumnRef;
 import dev.quiver.plan.expr.Expr;
@@ -330,7 +329,8 @@ final class RelTranslator {
     boolean twoPhase = true;
     for (int i = 0; i < aggregate.getAggCallList().size(); i++) {
       AggregateCall call =
-          call(input, aggregate.getAggCallList().get(i), names.get(keys.size() + i));
+          AggregateCalls.translate(
+              input, aggregate.getAggCallList().get(i), names.get(keys.size() + i));
       twoPhase &= call.hasPartialState();
       calls.add(call);
     }
@@ -356,54 +356,6 @@ final class RelTranslator {
       return input.coalesce(1);
     }
     return input.repartition(Repartition.Scheme.hash(keys), parallelism);
-  }
-
-  static AggregateCall call(
-      PlanBuilder input, org.apache.calcite.rel.core.AggregateCall call, String name) {
-    if (!call.getCollation().getFieldCollations().isEmpty()) {
-      throw Errors.unsupported("aggregate WITHIN GROUP in " + call);
-    }
-    AggregateCall translated = unfiltered(input, call, name);
-    // FILTER (WHERE p): Calcite projects p as a boolean column; the call skips rows where it is
-    // not TRUE (in PARTIAL or SINGLE, where rows are read).
-    return call.filterArg >= 0 ? translated.withFilter(call.filterArg) : translated;
-  }
-
-  private static AggregateCall unfiltered(
-      PlanBuilder input, org.apache.calcite.rel.core.AggregateCall call, String name) {
-    List<Integer> args = call.getArgList();
-    if (call.getAggregation().getKind() == org.apache.calcite.sql.SqlKind.COUNT && args.isEmpty()) {
-      return AggregateCall.countStar(name);
-    }
-    if (args.size() != 1) {
-      throw Errors.unsupported("aggregate with " + args.size() + " arguments: " + call);
-    }
-    AggregateFunction function =
-        switch (call.getAggregation().getKind()) {
-          case COUNT -> AggregateFunction.COUNT;
-          case SUM -> AggregateFunction.SUM;
-          case AVG -> AggregateFunction.AVG;
-          // BOOL_AND and EVERY arrive as MIN of a boolean, BOOL_OR as MAX: AND / OR of the
-          // non-null values, with mergeable partial states.
-          case MIN -> AggregateFunction.MIN;
-          case MAX -> AggregateFunction.MAX;
-          // Kept intact by the converter (no AggregateReduceFunctionsRule): Welford states, not
-          // SUM(x * x) - SUM(x)², which cancels catastrophically. STDDEV and VARIANCE are the
-          // sample forms.
-          case STDDEV_SAMP -> AggregateFunction.STDDEV_SAMP;
-          case STDDEV_POP -> AggregateFunction.STDDEV_POP;
-          case VAR_SAMP -> AggregateFunction.VAR_SAMP;
-          case VAR_POP -> AggregateFunction.VAR_POP;
-          // A scalar subquery without an aggregate: its one row's value, an error for more.
-          case SINGLE_VALUE -> AggregateFunction.SINGLE_VALUE;
-          // Any value of the group is a correct answer, and MIN has mergeable partial state.
-          // (The validator emits ANY_VALUE for a selected GROUP BY expression under Babel.)
-          case ANY_VALUE -> AggregateFunction.MIN;
-          default -> throw Errors.unsupported("aggregate function " + call.getAggregation());
-        };
-    int arg = args.get(0);
-    Column column = input.schema().column(arg);
-    return new AggregateCall(function, arg, column.type().arrow(), call.isDistinct(), name);
   }
 
   private PlanBuilder sort(Sort sort) {

@@ -125,14 +125,24 @@ public final class SqlPlanner {
                 .withQuotedCasing(Casing.UNCHANGED))
         .defaultSchema(schema)
         // The standard operators plus PostgreSQL's BOOL_AND / BOOL_OR (EVERY is standard): all
-        // three are MIN / MAX of a boolean, which is AND / OR with NULLs skipped.
+        // three are MIN / MAX of a boolean, which is AND / OR with NULLs skipped. MIN_BY / MAX_BY
+        // are DuckDB's names of the standard table's ARG_MIN / ARG_MAX; MEDIAN and QUANTILE_CONT /
+        // QUANTILE_DISC are DuckDB's (LibraryAggregates); STRING_AGG is PostgreSQL's LISTAGG.
         // Quiver's library functions first (FunctionRegistry: concat, lpad, ...), so a library
         // function shadows a standard one of the same name.
         .operatorTable(
             SqlOperatorTables.chain(
                 LibraryFunctions.INSTANCE,
                 SqlStdOperatorTable.instance(),
-                SqlOperatorTables.of(SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR)))
+                SqlOperatorTables.of(
+                    SqlLibraryOperators.BOOL_AND,
+                    SqlLibraryOperators.BOOL_OR,
+                    SqlLibraryOperators.MIN_BY,
+                    SqlLibraryOperators.MAX_BY,
+                    SqlLibraryOperators.STRING_AGG,
+                    LibraryAggregates.MEDIAN,
+                    LibraryAggregates.QUANTILE_CONT,
+                    LibraryAggregates.QUANTILE_DISC)))
         // CASE / UNION over string literals of different lengths is VARCHAR, not padded CHAR:
         // CASE WHEN .. THEN 'no a' ELSE 'a' END yields 'a', as in PostgreSQL and DuckDB.
         .typeSystem(

@@ -23,8 +23,24 @@ interface Accumulator {
    */
   default void reserveValues(FieldVector values, int rows) {}
 
+  /**
+   * As {@link #reserveValues(FieldVector, int)} for calls with a second column ({@code by}: the
+   * call's by column for input, the second state column for states; null for other calls).
+   */
+  default void reserveValues(FieldVector values, FieldVector by, int rows) {
+    reserveValues(values, rows);
+  }
+
   /** Folds the argument values of rows {@code [0, rows)} into their groups (SINGLE, PARTIAL). */
   void addInput(FieldVector argument, int[] groupIds, int rows);
+
+  /**
+   * Folds rows {@code [0, rows)} of a call with a second column {@code by} (ARG_MIN, ARG_MAX); the
+   * others ignore it.
+   */
+  default void addInput(FieldVector argument, FieldVector by, int[] groupIds, int rows) {
+    addInput(argument, groupIds, rows);
+  }
 
   /** Folds partial states (columns as given by {@code AggregateCall.stateFields}) (FINAL). */
   void addStates(List<FieldVector> states, int[] groupIds, int rows);

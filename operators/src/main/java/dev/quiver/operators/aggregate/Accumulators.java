@@ -17,6 +17,9 @@ final class Accumulators {
         || function == AggregateFunction.COUNT_DISTINCT) {
       return new CountAccumulator(reservation);
     }
+    if (function == AggregateFunction.APPROX_COUNT_DISTINCT) {
+      return new HyperLogLogAccumulator(reservation, scratch);
+    }
     ArrowType type = call.argumentType().orElseThrow();
     if (function == AggregateFunction.SINGLE_VALUE) {
       // With at most one row per group (checked by the wrapper), MIN keeps that row's value.
@@ -53,6 +56,26 @@ final class Accumulators {
         int decimalScale =
             type instanceof ArrowType.Decimal ? ((ArrowType.Decimal) type).getScale() : -1;
         return new VarianceAccumulator(sample, root, decimalScale, reservation, scratch);
+      case MEDIAN:
+      case PERCENTILE_CONT:
+      case PERCENTILE_DISC:
+        return new QuantileAccumulator(
+            function != AggregateFunction.PERCENTILE_DISC,
+            function == AggregateFunction.MEDIAN ? 0.5 : call.fraction(),
+            type instanceof ArrowType.FloatingPoint,
+            reservation,
+            scratch);
+      case STRING_AGG:
+        return new StringAggAccumulator(
+            call.separator(), call.byType().orElse(null), call.descending(), reservation, scratch);
+      case ARG_MIN:
+      case ARG_MAX:
+        return new ArgMinMaxAccumulator(
+            function == AggregateFunction.ARG_MAX,
+            type,
+            call.byType().orElseThrow(),
+            reservation,
+            scratch);
       case MIN:
       case MAX:
         switch (type.getTypeID()) {

@@ -31,6 +31,9 @@ final class AggregateLayout {
   /** SINGLE, PARTIAL: the argument column of each call (-1 for none); FINAL: its first state. */
   final int[] inputColumns;
 
+  /** SINGLE, PARTIAL: the second column of each call (ARG_MIN's by), -1 for none; FINAL: -1. */
+  final int[] byColumns;
+
   /** SINGLE, PARTIAL: the FILTER column of each call, -1 for none; FINAL: all -1 (filtered). */
   final int[] filterColumns;
 
@@ -54,6 +57,7 @@ final class AggregateLayout {
     this.inputColumns = new int[calls.size()];
     this.stateCounts = new int[calls.size()];
     this.filterColumns = new int[calls.size()];
+    this.byColumns = new int[calls.size()];
     List<Field> outputFields = new ArrayList<>(keyFields);
     int state = groupKeys.length;
     for (int c = 0; c < calls.size(); c++) {
@@ -66,6 +70,7 @@ final class AggregateLayout {
       }
       if (mode == AggregateMode.FINAL) {
         filterColumns[c] = AggregateCall.NO_FILTER;
+        byColumns[c] = AggregateCall.NO_ARGUMENT;
         inputColumns[c] = state;
         for (Field expected : AggregateCall.stateFields(call)) {
           checkColumn(fields, state, "state of " + call);
@@ -75,6 +80,11 @@ final class AggregateLayout {
       } else {
         inputColumns[c] = call.argument();
         filterColumns[c] = call.filter();
+        byColumns[c] = call.by();
+        if (call.by() != AggregateCall.NO_ARGUMENT) {
+          checkColumn(fields, call.by(), "second argument of " + call);
+          checkType(fields.get(call.by()), call.byType().orElseThrow(), call);
+        }
         if (call.hasFilter()) {
           checkColumn(fields, call.filter(), "filter of " + call);
           checkType(fields.get(call.filter()), ArrowType.Bool.INSTANCE, call);

@@ -30,6 +30,9 @@ final class Feed {
   /** The argument column (-1 for none, as {@code COUNT(*)}) or the first state column. */
   final int[] columns;
 
+  /** The second column of an ARGUMENT call ({@code by} of ARG_MIN), -1 for none. */
+  final int[] byColumns;
+
   /** The number of state columns of a STATES call. */
   final int[] widths;
 
@@ -40,9 +43,11 @@ final class Feed {
     this.keyColumns = keyColumns;
     this.kinds = new Kind[calls];
     this.columns = new int[calls];
+    this.byColumns = new int[calls];
     this.widths = new int[calls];
     this.filters = new int[calls];
     Arrays.fill(kinds, Kind.NONE);
+    Arrays.fill(byColumns, -1);
     Arrays.fill(filters, AggregateCall.NO_FILTER);
   }
 
@@ -57,6 +62,7 @@ final class Feed {
         feed.widths[c] = layout.stateCounts[c];
       } else {
         feed.kinds[c] = Kind.ARGUMENT;
+        feed.byColumns[c] = layout.byColumns[c];
       }
     }
     return feed;

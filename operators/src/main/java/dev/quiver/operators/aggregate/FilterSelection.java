@@ -24,6 +24,8 @@ final class FilterSelection {
   private int count;
   private FieldVector argument; // the selected values: the source's own vector when all selected
   private boolean owned; // whether argument was gathered here (and is closed by release)
+  private FieldVector by; // the selected values of a second column (ARG_MIN's by), or null
+  private boolean byOwned;
 
   FilterSelection(Reservation reservation) {
     this.reservation = reservation;
@@ -49,6 +51,17 @@ final class FilterSelection {
       int[] groupIds,
       int rowCount,
       BufferAllocator allocator) {
+    select(filter, source, null, groupIds, rowCount, allocator);
+  }
+
+  /** As above, gathering a second column {@code bySource} too unless it is null. */
+  void select(
+      FieldVector filter,
+      FieldVector source,
+      FieldVector bySource,
+      int[] groupIds,
+      int rowCount,
+      BufferAllocator allocator) {
     release();
     ArrowBuf data = filter.getDataBuffer();
     ArrowBuf validity = Columns.validity(filter);
@@ -66,6 +79,17 @@ final class FilterSelection {
       argument = Take.take(source, rows, selected, allocator);
       owned = true;
     }
+    if (bySource == null || selected == rowCount) {
+      by = bySource;
+    } else {
+      by = Take.take(bySource, rows, selected, allocator);
+      byOwned = true;
+    }
+  }
+
+  /** The selected values of the second column, null without one. */
+  FieldVector by() {
+    return by;
   }
 
   /** The selected argument values (null for {@code COUNT(*)}). */
@@ -87,8 +111,13 @@ final class FilterSelection {
     if (owned) {
       argument.close();
     }
+    if (byOwned) {
+      by.close();
+    }
     argument = null;
     owned = false;
+    by = null;
+    byOwned = false;
     count = 0;
   }
 }

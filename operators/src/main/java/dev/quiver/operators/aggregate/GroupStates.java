@@ -184,13 +184,14 @@ final class GroupStates implements AutoCloseable {
       for (int c = 0; c < accumulators.length; c++) {
         accumulators[c].ensureGroups(groups);
         int column = feed.columns[c];
+        FieldVector by = secondColumn(batch, feed, c);
         if (feed.kinds[c] != Feed.Kind.NONE && column >= 0) {
-          accumulators[c].reserveValues(batch.getVector(column), rows);
+          accumulators[c].reserveValues(batch.getVector(column), by, rows);
         }
         if (feed.filters[c] >= 0) {
           FieldVector argument = column < 0 ? null : batch.getVector(column);
           selections[c].select(
-              batch.getVector(feed.filters[c]), argument, groupIds, rows, context.allocator());
+              batch.getVector(feed.filters[c]), argument, by, groupIds, rows, context.allocator());
         }
       }
       for (int c = 0; c < distinctFilters.length; c++) {
@@ -280,6 +281,20 @@ final class GroupStates implements AutoCloseable {
     return table.groupCount();
   }
 
+  /**
+   * The second column call {@code c} reads: its by column (ARG_MIN), or its second state column
+   * when it merges two or more; null otherwise.
+   */
+  private static FieldVector secondColumn(VectorSchemaRoot batch, Feed feed, int c) {
+    if (feed.kinds[c] == Feed.Kind.ARGUMENT && feed.byColumns[c] >= 0) {
+      return batch.getVector(feed.byColumns[c]);
+    }
+    if (feed.kinds[c] == Feed.Kind.STATES && feed.widths[c] >= 2) {
+      return batch.getVector(feed.columns[c] + 1);
+    }
+    return null;
+  }
+
   /** Folds the rows into their groups: nothing here reserves memory. */
   private void fold(VectorSchemaRoot batch, Feed feed, int rows) {
     for (int c = 0; c < accumulators.length; c++) {
@@ -292,15 +307,19 @@ final class GroupStates implements AutoCloseable {
           break;
         case ARGUMENT:
           FieldVector argument = column < 0 ? null : batch.getVector(column);
+          FieldVector by = feed.byColumns[c] < 0 ? null : batch.getVector(feed.byColumns[c]);
           int[] ids = groupIds;
           int count = rows;
           if (feed.filters[c] >= 0) { // only the rows where the FILTER column is TRUE
             argument = selections[c].argument();
+            by = selections[c].by();
             ids = selections[c].groupIds();
             count = selections[c].count();
           }
           if (distinctFilters[c] != null) {
             distinctFilters[c].feed(argument, accumulator);
+          } else if (by != null) {
+            accumulator.addInput(argument, by, ids, count);
           } else {
             accumulator.addInput(argument, ids, count);
           }

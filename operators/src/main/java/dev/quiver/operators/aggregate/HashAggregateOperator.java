@@ -77,6 +77,7 @@ public final class HashAggregateOperator implements Operator {
   private final GroupStates groups;
   private final GroupFeeder feeder;
   private final boolean globalDistinct; // DISTINCT calls without group keys: cannot spill
+  private final boolean holistic; // MEDIAN, percentiles: their values cannot spill (yet)
   private SpillingGroups spill; // FINAL, SINGLE: made at the first spill
   private long spills; // FINAL, SINGLE: spills; PARTIAL: early emissions
   private boolean finished;
@@ -125,6 +126,7 @@ public final class HashAggregateOperator implements Operator {
       }
     }
     this.globalDistinct = distinct && groupKeys.length == 0;
+    this.holistic = copy.stream().anyMatch(call -> call.function().isHolistic());
     this.groups = new GroupStates(context, layout, copy, distinctArguments, description);
     this.feeder = new GroupFeeder(context, groups);
     if (globalSets.length > 0) {
@@ -205,6 +207,16 @@ public final class HashAggregateOperator implements Operator {
         feeder.add(batch, feed, this::relieve);
       }
     } catch (QuiverException e) {
+      if (e.code() == ErrorCode.MEMORY_BUDGET_EXCEEDED && holistic) {
+        throw new QuiverException(
+            e.code(),
+            description
+                + " keeps every value of MEDIAN and percentiles in memory and cannot spill them:"
+                + " give the task more memory or use more tasks ("
+                + e.getMessage()
+                + ")",
+            e);
+      }
       if (e.code() == ErrorCode.MEMORY_BUDGET_EXCEEDED
           && globalDistinct
           && context.spillSpace().canSpill()) {
@@ -224,7 +236,7 @@ public final class HashAggregateOperator implements Operator {
 
   /** Makes room when the budget refuses a batch: emits (PARTIAL) or spills the groups. */
   private boolean relieve() {
-    if (!context.spillSpace().canSpill()) {
+    if (!context.spillSpace().canSpill() || holistic) {
       return false;
     }
     if (layout.mode == AggregateMode.PARTIAL) {

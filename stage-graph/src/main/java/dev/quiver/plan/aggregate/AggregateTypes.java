@@ -26,11 +26,16 @@ final class AggregateTypes {
   static boolean isCount(AggregateFunction function) {
     return function == AggregateFunction.COUNT_STAR
         || function == AggregateFunction.COUNT
-        || function == AggregateFunction.COUNT_DISTINCT;
+        || function == AggregateFunction.COUNT_DISTINCT
+        || function == AggregateFunction.APPROX_COUNT_DISTINCT;
   }
 
   static ArrowType resultType(AggregateCall call) {
     AggregateFunction function = call.function();
+    if (function == AggregateFunction.APPROX_COUNT_DISTINCT
+        && !isOrderable(call.argumentType().orElseThrow())) {
+      throw unsupported(call, call.argumentType().orElseThrow());
+    }
     if (isCount(function)) {
       return INT64;
     }
@@ -51,6 +56,44 @@ final class AggregateTypes {
       case STDDEV_POP:
         sumType(call, type); // validates the argument: any signed int, float or decimal
         return FLOAT64;
+      case MEDIAN:
+      case PERCENTILE_CONT:
+        if (type instanceof ArrowType.Decimal) {
+          throw unsupported(call, type);
+        }
+        sumType(call, type); // validates the argument: any signed int or float
+        return FLOAT64;
+      case PERCENTILE_DISC:
+        if (type instanceof ArrowType.Decimal
+            || type instanceof ArrowType.Utf8
+            || type instanceof ArrowType.Bool
+            || !isOrderable(type)) {
+          throw unsupported(call, type);
+        }
+        return type;
+      case STRING_AGG:
+        if (!(type instanceof ArrowType.Utf8)) {
+          throw unsupported(call, type);
+        }
+        if (call.byType().isPresent()) {
+          ArrowType order = call.byType().get();
+          if (!isOrderable(order)
+              || order instanceof ArrowType.Bool
+              || order instanceof ArrowType.Decimal) {
+            throw unsupported(call, order);
+          }
+        }
+        return type;
+      case ARG_MIN:
+      case ARG_MAX:
+        ArrowType by = call.byType().orElseThrow();
+        if (!isOrderable(by)) {
+          throw unsupported(call, by);
+        }
+        if (!isOrderable(type)) {
+          throw unsupported(call, type);
+        }
+        return type;
       case SINGLE_VALUE:
       case MIN:
       case MAX:
@@ -108,6 +151,14 @@ final class AggregateTypes {
         return List.of(
             Field.nullable(name + "$value", call.resultType()),
             new Field(name + "$rows", FieldType.notNullable(INT64), null));
+      case APPROX_COUNT_DISTINCT:
+        return List.of(
+            new Field(name + "$hll", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null));
+      case ARG_MIN:
+      case ARG_MAX:
+        return List.of(
+            Field.nullable(name + "$arg", call.resultType()),
+            Field.nullable(name + "$by", call.byType().orElseThrow()));
       case MIN:
         return List.of(Field.nullable(name + "$min", call.resultType()));
       case MAX:
@@ -143,12 +194,13 @@ final class AggregateTypes {
         call.function().sqlName()
             + "(#"
             + call.argument()
+            + (call.by() == AggregateCall.NO_ARGUMENT ? "" : ", #" + call.by())
             + ") does not accept an argument of type "
             + type
             + (call.function() == AggregateFunction.SUM
                     || call.function() == AggregateFunction.AVG
                     || call.function().isVariance()
                 ? "; cast it to a numeric type"
-                : ""));
+                : call.function().isHolistic() ? "; cast it to DOUBLE" : ""));
   }
 }

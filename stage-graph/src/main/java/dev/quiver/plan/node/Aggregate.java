@@ -128,6 +128,10 @@ public final class Aggregate extends PlanNode {
           PlanChecks.checkColumn(in, call.argument(), node, "the argument of " + call);
           checkType(in.column(call.argument()), call.argumentType().orElseThrow(), call, node);
         }
+        if (call.by() != AggregateCall.NO_ARGUMENT) {
+          PlanChecks.checkColumn(in, call.by(), node, "the second argument of " + call);
+          checkType(in.column(call.by()), call.byType().orElseThrow(), call, node);
+        }
         if (call.hasFilter()) { // FINAL merges states that PARTIAL filtered
           PlanChecks.checkColumn(in, call.filter(), node, "the FILTER column of " + call);
           checkType(in.column(call.filter()), ArrowType.Bool.INSTANCE, call, node);
