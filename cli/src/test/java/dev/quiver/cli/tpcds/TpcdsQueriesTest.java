@@ -61,6 +61,10 @@ class TpcdsQueriesTest {
   private static final int PARALLELISM =
       Integer.parseInt(System.getProperty("quiver.tpcds.parallelism", "2"));
   private static final String EXPECTED_UNSUPPORTED = "/tpcds/expected-unsupported.txt";
+  // The list describes SF 0.01; at other scales -Dquiver.tpcds.expectedUnsupported=false compares
+  // every query with DuckDB (q12 divides by zero only at SF 0.01).
+  private static final boolean LIST_APPLIES =
+      Boolean.parseBoolean(System.getProperty("quiver.tpcds.expectedUnsupported", "true"));
   // An ORDER BY inside OVER (...) does not order the result.
   private static final Pattern OVER = Pattern.compile("(?is)\\bover\\s*\\([^)]*\\)");
   private static final Pattern ORDER_BY = Pattern.compile("(?is)\\border\\s+by\\b");
@@ -116,7 +120,7 @@ class TpcdsQueriesTest {
   @MethodSource("queries")
   void answerEqualsDuckDbOrIsExpectedUnsupported(int query) throws Exception {
     String sql = TpcdsQueries.text(query);
-    Unsupported unsupported = expectedUnsupported().get(query);
+    Unsupported unsupported = LIST_APPLIES ? expectedUnsupported().get(query) : null;
     if (unsupported != null) {
       assertThatThrownBy(() -> rows(sql))
           .as(

@@ -74,6 +74,13 @@ public final class Kernels {
     return true;
   }
 
+  /** Strings in (every argument VARCHAR), {@code result} out; or null. */
+  public static Signature fromStrings(List<Expr> args, SqlType result) {
+    return allStrings(args)
+        ? new Signature(result, Collections.nCopies(args.size(), SqlType.VARCHAR))
+        : null;
+  }
+
   /** Every argument as text (any type that casts to VARCHAR), a VARCHAR result; or null. */
   public static Signature allAsText(List<Expr> args) {
     for (Expr arg : args) {

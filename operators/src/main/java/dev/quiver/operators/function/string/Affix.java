@@ -36,9 +36,7 @@ final class Affix extends StringFunction {
 
   @Override
   public Signature resolve(List<Expr> args) {
-    return Kernels.allStrings(args)
-        ? new Signature(SqlType.BOOLEAN, List.of(SqlType.VARCHAR, SqlType.VARCHAR))
-        : null;
+    return Kernels.fromStrings(args, SqlType.BOOLEAN);
   }
 
   @Override

@@ -26,9 +26,7 @@ final class Ascii extends StringFunction {
 
   @Override
   public Signature resolve(List<Expr> args) {
-    return Kernels.allStrings(args)
-        ? new Signature(SqlType.INTEGER, List.of(SqlType.VARCHAR))
-        : null;
+    return Kernels.fromStrings(args, SqlType.INTEGER);
   }
 
   @Override

@@ -24,9 +24,7 @@ final class Length extends DeclaredFunction {
 
   @Override
   public Signature resolve(List<Expr> args) {
-    return Kernels.allStrings(args)
-        ? new Signature(SqlType.BIGINT, List.of(SqlType.VARCHAR))
-        : null;
+    return Kernels.fromStrings(args, SqlType.BIGINT);
   }
 
   @Override

@@ -31,9 +31,7 @@ final class Md5 extends StringFunction {
 
   @Override
   public Signature resolve(List<Expr> args) {
-    return Kernels.allStrings(args)
-        ? new Signature(SqlType.VARCHAR, List.of(SqlType.VARCHAR))
-        : null;
+    return Kernels.fromStrings(args, SqlType.VARCHAR);
   }
 
   @Override

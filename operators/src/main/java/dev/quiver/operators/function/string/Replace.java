@@ -26,9 +26,7 @@ final class Replace extends StringFunction {
 
   @Override
   public Signature resolve(List<Expr> args) {
-    return Kernels.allStrings(args)
-        ? new Signature(SqlType.VARCHAR, List.of(SqlType.VARCHAR, SqlType.VARCHAR, SqlType.VARCHAR))
-        : null;
+    return Kernels.fromStrings(args, SqlType.VARCHAR);
   }
 
   @Override

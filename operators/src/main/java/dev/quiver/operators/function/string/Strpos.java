@@ -28,9 +28,7 @@ final class Strpos extends StringFunction {
 
   @Override
   public Signature resolve(List<Expr> args) {
-    return Kernels.allStrings(args)
-        ? new Signature(SqlType.BIGINT, List.of(SqlType.VARCHAR, SqlType.VARCHAR))
-        : null;
+    return Kernels.fromStrings(args, SqlType.BIGINT);
   }
 
   @Override
