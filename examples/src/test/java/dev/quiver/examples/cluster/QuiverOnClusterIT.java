@@ -228,7 +228,7 @@ class QuiverOnClusterIT {
    * A TaskManager that runs tasks of a query is killed while the query runs (nested loop joins of
    * lineitem with part: 120 million pairs, seconds on these small JVMs); the job restarts what it
    * lost on the other TaskManagers and the command line still prints DuckDB's answer, every row
-   * once. Runs last: the cluster has one TaskManager fewer afterwards.
+   * once. Runs last: the cluster has one or two TaskManagers fewer afterwards.
    */
   @Test
   @Order(Integer.MAX_VALUE)
@@ -238,8 +238,27 @@ class QuiverOnClusterIT {
             + " sum(p_retailprice) as price from lineitem, part"
             + " where l_quantity > p_size and l_discount < 0.05"
             + " group by l_returnflag order by l_returnflag";
-    Path out = dir.resolve("cli-out").resolve("killed.csv");
     FlinkRest rest = cluster.rest();
+    // A kill can still miss: the TaskManager may end its last task of the job between the poll
+    // and the signal, and then nothing has to recover (a kill held back by a latch is for the
+    // fault-injection issue). So: up to two attempts, each on one TaskManager fewer; every
+    // attempt's answer must be DuckDB's, and one attempt must show the job recovering.
+    boolean recovered = false;
+    for (int attempt = 1; attempt <= 2 && !recovered; attempt++) {
+      Path out = dir.resolve("cli-out").resolve("killed-" + attempt + ".csv");
+      recovered = killATaskManagerWhileTheJoinRuns(sql, out, rest);
+      assertSameAsDuckDb(sql, out);
+    }
+    assertThat(recovered).as("a killed TaskManager ran a task the job then recovered").isTrue();
+  }
+
+  /**
+   * Runs {@code sql} through the command line and kills a TaskManager that runs a task of its job
+   * in two polls 300 ms apart, at least a second after the first task ran (past the scan of part,
+   * in the join); returns whether the job recorded a failure it recovered from.
+   */
+  private boolean killATaskManagerWhileTheJoinRuns(String sql, Path out, FlinkRest rest)
+      throws Exception {
     Set<String> before = rest.runningJobs();
     StringWriter stderr = new StringWriter();
     ExecutorService client = Executors.newSingleThreadExecutor();
@@ -249,7 +268,6 @@ class QuiverOnClusterIT {
       Set<String> running = Set.of();
       long deadline = System.nanoTime() + JOB_RUN.toNanos();
       long firstRunning = 0;
-      // Past the scan of part (a second after the first running task), into the join.
       while (running.isEmpty() || System.nanoTime() - firstRunning < 1_000_000_000L) {
         assertThat(status.isDone())
             .as("the query ended before a TaskManager was killed: %s", stderr)
@@ -265,18 +283,25 @@ class QuiverOnClusterIT {
           if (!running.isEmpty() && firstRunning == 0) {
             firstRunning = System.nanoTime();
           }
+          if (!running.isEmpty() && System.nanoTime() - firstRunning >= 1_000_000_000L) {
+            Thread.sleep(300); // still running 300 ms later: a long task, the join's
+            Set<String> still = new java.util.TreeSet<>(rest.taskManagersRunning(job));
+            still.retainAll(running);
+            running = still;
+          }
         }
       }
       cluster.killTaskManager(running.iterator().next());
 
       assertThat(status.get(JOB_RUN.toSeconds(), TimeUnit.SECONDS)).as(stderr.toString()).isZero();
-      assertThat(rest.get("/jobs/" + job + "/exceptions").path("exceptionHistory").path("entries"))
-          .as("the failures the job recovered from")
-          .isNotEmpty();
+      return rest.get("/jobs/" + job + "/exceptions")
+              .path("exceptionHistory")
+              .path("entries")
+              .size()
+          > 0;
     } finally {
       client.shutdownNow();
     }
-    assertSameAsDuckDb(sql, out);
   }
 
   private static void assertSameAsDuckDb(int query, Path csv) throws SQLException {
