@@ -3,6 +3,7 @@ package dev.quiver.sql;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.node.PlanNode;
+import dev.quiver.plan.type.TypeRules;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Optional;
@@ -164,6 +165,22 @@ public final class SqlPlanner {
               @Override
               public RelDataType deriveSumType(RelDataTypeFactory factory, RelDataType argument) {
                 return AggregateTypes.sum(factory, argument);
+              }
+
+              // A quotient whose exact decimal type needs more than 38 digits is DOUBLE, as
+              // Quiver types it (TypeRules.quotientFits), not a decimal cut to 6 decimals.
+              @Override
+              public RelDataType deriveDecimalDivideType(
+                  RelDataTypeFactory factory, RelDataType dividend, RelDataType divisor) {
+                RelDataType exact = super.deriveDecimalDivideType(factory, dividend, divisor);
+                if (exact == null
+                    || TypeRules.quotientFits(
+                        TypeMapping.fromCalcite(dividend, "a dividend"),
+                        TypeMapping.fromCalcite(divisor, "a divisor"))) {
+                  return exact;
+                }
+                return factory.createTypeWithNullability(
+                    factory.createSqlType(SqlTypeName.DOUBLE), exact.isNullable());
               }
 
               @Override

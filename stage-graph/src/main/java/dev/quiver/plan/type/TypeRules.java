@@ -30,6 +30,14 @@ import static java.util.Objects.requireNonNull;
  * Values are then rounded HALF_UP to the result scale, and a value with more integer digits than
  * the result type holds is a NUMERIC_OVERFLOW error.
  *
+ * <p><b>A quotient that does not fit</b> is DOUBLE, not a 38-digit decimal cut to 6 decimals: where
+ * {@code a / b}'s exact type above would need more than 38 digits (a ratio of two SUMs, which are
+ * DECIMAL(38, s), or a SUM divided by an integer), both operands are converted to DOUBLE and
+ * divided there, keeping about 16 significant digits whatever the quotient's size. Capping it as
+ * SQL Server and Spark do would keep 6 decimals: TPC-DS q58's {@code x / (sum / 3) * 100} then
+ * gives 100.349600 where the quotient is 100.3496115... (DuckDB divides every decimal as DOUBLE). A
+ * quotient whose exact type fits stays an exact DECIMAL.
+ *
  * <p><b>Common type</b> (comparisons, CASE, COALESCE, IN, BETWEEN): equal types stay; integers
  * widen; an integer and a decimal meet in a decimal; anything with floating point becomes DOUBLE
  * (REAL with REAL stays REAL); decimals keep the larger scale and the most integer digits (capped
@@ -101,6 +109,17 @@ public final class TypeRules {
     }
   }
 
+  /**
+   * Whether the exact decimal type of {@code a / b} (scale {@code max(6, s1 + p2 + 1)}) has at most
+   * 38 digits, so that {@link #decimal} need not shrink its scale; see the class comment.
+   */
+  public static boolean quotientFits(SqlType a, SqlType b) {
+    SqlType x = asDecimal(a);
+    SqlType y = asDecimal(b);
+    int scale = Math.max(6, x.scale() + y.precision() + 1);
+    return x.precision() - x.scale() + y.scale() + scale <= SqlType.MAX_PRECISION;
+  }
+
   /** Integer promotion: both promoted to at least INTEGER, then the wider. */
   public static SqlType promoteIntegers(SqlType a, SqlType b) {
     checkInteger(a);
@@ -125,7 +144,7 @@ public final class TypeRules {
           : SqlType.DOUBLE;
     }
     if (a.isDecimal() || b.isDecimal()) {
-      return decimal(op, a, b);
+      return op == DecimalOp.DIVIDE && !quotientFits(a, b) ? SqlType.DOUBLE : decimal(op, a, b);
     }
     return promoteIntegers(a, b);
   }

@@ -14,6 +14,29 @@ class TypeRulesTest {
   }
 
   @Test
+  void aQuotientWhoseExactTypeNeedsMoreThan38DigitsIsDouble() {
+    // DECIMAL(15,2) / DECIMAL(15,2) is DECIMAL(33,18): exact, it fits.
+    assertThat(TypeRules.arithmetic(DecimalOp.DIVIDE, dec(15, 2), dec(15, 2)))
+        .isEqualTo(dec(33, 18));
+    assertThat(TypeRules.arithmetic(DecimalOp.DIVIDE, dec(15, 2), SqlType.INTEGER))
+        .isEqualTo(dec(26, 13));
+    // A ratio of SUMs (DECIMAL(38, s)) and a SUM over an integer would be cut to 6 decimals.
+    assertThat(TypeRules.quotientFits(dec(38, 2), dec(38, 2))).isFalse();
+    assertThat(TypeRules.arithmetic(DecimalOp.DIVIDE, dec(38, 2), dec(38, 2)))
+        .isEqualTo(SqlType.DOUBLE);
+    assertThat(TypeRules.arithmetic(DecimalOp.DIVIDE, dec(38, 2), SqlType.INTEGER))
+        .isEqualTo(SqlType.DOUBLE);
+    assertThat(TypeRules.arithmetic(DecimalOp.DIVIDE, SqlType.BIGINT, dec(38, 2)))
+        .isEqualTo(SqlType.DOUBLE);
+    // The boundary: 38 digits exactly still fits.
+    assertThat(TypeRules.quotientFits(dec(19, 0), dec(18, 0))).isTrue();
+    assertThat(TypeRules.quotientFits(dec(20, 0), dec(18, 0))).isFalse();
+    // Other operations keep the capped decimal.
+    assertThat(TypeRules.arithmetic(DecimalOp.MULTIPLY, dec(38, 2), dec(38, 2)))
+        .isEqualTo(dec(38, 4));
+  }
+
+  @Test
   void decimalResultTypes() {
     assertThat(TypeRules.decimal(DecimalOp.ADD, dec(15, 2), dec(15, 2))).isEqualTo(dec(16, 2));
     assertThat(TypeRules.decimal(DecimalOp.ADD, dec(10, 0), dec(15, 2))).isEqualTo(dec(16, 2));
