@@ -19,6 +19,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * half away from zero). Those stay in the plan and are evaluated by the kernels, so a constant
  * gives the same answer as a column holding the same value.
  *
+ * UPPER and LOWER stay for the kernels too ({@link #changesCase}).
+ *
  * <p>Calcite cannot fold {@link DateDays#DAYS} (date ± integer): a date literal ± an integer
  * literal is folded here, anything else with DAYS stays for the kernels.
  */
@@ -55,7 +57,9 @@ final class FoldingExecutor implements RexExecutor {
             new RexVisitorImpl<Boolean>(true) {
               @Override
               public Boolean visitCall(RexCall call) {
-                if ((call.getKind() == SqlKind.CAST && differs(call)) || DateDays.isDays(call)) {
+                if ((call.getKind() == SqlKind.CAST && differs(call))
+                    || DateDays.isDays(call)
+                    || changesCase(call)) {
                   return true;
                 }
                 for (RexNode operand : call.getOperands()) {
@@ -67,6 +71,16 @@ final class FoldingExecutor implements RexExecutor {
               }
             });
     return Boolean.TRUE.equals(found);
+  }
+
+  /**
+   * UPPER and LOWER: Calcite folds them with {@code String.toUpperCase}, which turns 'ß' into "SS"
+   * and then cuts the result to the argument's length ('straße' gave 'STRASS'); Quiver's kernels
+   * map each code point to one code point.
+   */
+  private static boolean changesCase(RexCall call) {
+    String name = call.getOperator().getName();
+    return name.equals("UPPER") || name.equals("LOWER");
   }
 
   private static boolean differs(RexCall cast) {
