@@ -19,7 +19,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * half away from zero). Those stay in the plan and are evaluated by the kernels, so a constant
  * gives the same answer as a column holding the same value.
  *
- * UPPER and LOWER stay for the kernels too ({@link #changesCase}).
+ * <p>UPPER and LOWER stay for the kernels too ({@link #changesCase}).
  *
  * <p>Calcite cannot fold {@link DateDays#DAYS} (date ± integer): a date literal ± an integer
  * literal is folded here, anything else with DAYS stays for the kernels.

@@ -52,6 +52,15 @@ final class LibraryFunctions implements SqlOperatorTable {
     return FunctionRegistry.lookup(name).isPresent();
   }
 
+  /** The Calcite operator of library function {@code name} (lower case). */
+  SqlFunction operator(String name) {
+    SqlFunction operator = operators.get(name);
+    if (operator == null) {
+      throw new IllegalArgumentException("no library function " + name);
+    }
+    return operator;
+  }
+
   @Override
   public void lookupOperatorOverloads(
       SqlIdentifier opName,

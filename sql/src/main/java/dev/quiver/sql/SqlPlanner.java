@@ -85,6 +85,7 @@ public final class SqlPlanner {
     try {
       SqlNode parsed = planner.parse(text);
       Statements.checkQuery(parsed, text); // DDL, DML, SET: before the validator trips on them
+      parsed = DateFunctionSyntax.rewrite(parsed);
       SqlNode validated = planner.validate(parsed);
       RelNode rel = CurrentDate.pin(planner.rel(validated).project(), LocalDate.now());
       JoinSelectivity.install(rel.getCluster());
