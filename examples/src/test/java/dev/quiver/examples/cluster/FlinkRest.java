@@ -109,18 +109,24 @@ final class FlinkRest {
     return taskManagers;
   }
 
-  /** The ids of the TaskManagers that run tasks of the job now. */
-  Set<String> taskManagersRunning(String jobId) throws IOException {
-    Set<String> taskManagers = new TreeSet<>();
+  /**
+   * Subtask {@code index} of the job's vertex whose name contains {@code operator} (the vertex of
+   * the operator chain it is part of), as {@code /jobs/:jobid/vertices/:vertexid} lists it now: its
+   * {@code status}, {@code attempt} and {@code taskmanager-id} among others.
+   */
+  JsonNode subtask(String jobId, String operator, int index) throws IOException {
     for (JsonNode vertex : get("/jobs/" + jobId).path("vertices")) {
-      String path = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/taskmanagers";
-      for (JsonNode taskManager : get(path).path("taskmanagers")) {
-        if (taskManager.path("status-counts").path("RUNNING").asInt() > 0) {
-          taskManagers.add(taskManager.path("taskmanager-id").asText());
+      if (vertex.path("name").asText().contains(operator)) {
+        String path = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText();
+        for (JsonNode subtask : get(path).path("subtasks")) {
+          if (subtask.path("subtask").asInt() == index) {
+            return subtask;
+          }
         }
       }
     }
-    return taskManagers;
+    throw new IllegalStateException(
+        "job " + jobId + " has no subtask " + index + " of " + operator);
   }
 
   /** The ids of the jobs the cluster runs now. */

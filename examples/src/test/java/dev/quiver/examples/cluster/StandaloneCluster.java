@@ -265,24 +265,23 @@ final class StandaloneCluster implements AutoCloseable {
   }
 
   /**
-   * Kills the TaskManager whose resource id is {@code resourceId} with SIGKILL, as a machine that
-   * dies would vanish, and waits until its process has gone. Later calls of {@link #awaitSlots}
-   * count only the TaskManagers still running.
+   * Kills the TaskManager whose process id is {@code pid} with SIGKILL, as a machine that dies
+   * would vanish, and waits until its process has gone. Later calls of {@link #awaitSlots} count
+   * only the TaskManagers still running.
    */
-  void killTaskManager(String resourceId) throws IOException, InterruptedException {
+  void killTaskManager(long pid) throws InterruptedException {
     for (int i = 1; i < daemons.size(); i++) { // daemon 0 is the JobManager
-      Path log = dir.resolve("taskmanager-" + (i - 1)).resolve("taskmanager-" + (i - 1) + ".log");
       Process process = daemons.get(i);
-      if (process.isAlive() && Files.readString(log, UTF_8).contains(resourceId)) {
+      if (process.isAlive() && process.pid() == pid) {
         process.destroyForcibly(); // SIGKILL
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
-          throw new IllegalStateException("TaskManager " + resourceId + " survived SIGKILL");
+          throw new IllegalStateException("TaskManager " + pid + " survived SIGKILL");
         }
         killed.add(process);
         return;
       }
     }
-    throw new IllegalArgumentException("no running TaskManager logged the id " + resourceId);
+    throw new IllegalArgumentException("no running TaskManager has the process id " + pid);
   }
 
   /** The last lines of every process's log and standard output, for failure messages. */
