@@ -63,6 +63,7 @@ final class Accumulators {
             function != AggregateFunction.PERCENTILE_DISC,
             function == AggregateFunction.MEDIAN ? 0.5 : call.fraction(),
             type instanceof ArrowType.FloatingPoint,
+            type instanceof ArrowType.Decimal ? ((ArrowType.Decimal) type).getScale() : -1,
             reservation,
             scratch);
       case STRING_AGG:

@@ -18,12 +18,17 @@ import org.apache.arrow.vector.Float4Vector;
  *   disc(f): v[max(⌈f·n⌉ - 1, 0)]            (PostgreSQL's and DuckDB's definitions)
  * </pre>
  *
- * There is no partial state: a plan runs it SINGLE, after a hash repartition on the group keys.
+ * A DECIMAL argument: MEDIAN and PERCENTILE_CONT interpolate its values as doubles (unscaled ÷
+ * 10^scale, a DOUBLE result as in PostgreSQL); PERCENTILE_DISC keeps the unscaled values as longs
+ * (the plan allows it up to 18 digits) and returns one of them in the argument's type.
+ *
+ * <p>There is no partial state: a plan runs it SINGLE, after a hash repartition on the group keys.
  */
 final class QuantileAccumulator implements Accumulator {
   private final boolean continuous;
   private final double fraction;
   private final boolean floats; // values kept as doubles, else as longs
+  private final int decimalScale; // the argument's scale if it is a DECIMAL, else -1
   private final Reservation reservation;
   private final Scratch scratch;
   private int groups;
@@ -37,11 +42,13 @@ final class QuantileAccumulator implements Accumulator {
       boolean continuous,
       double fraction,
       boolean floats,
+      int decimalScale,
       Reservation reservation,
       Scratch scratch) {
     this.continuous = continuous;
     this.fraction = fraction;
-    this.floats = floats;
+    this.decimalScale = decimalScale;
+    this.floats = floats || (decimalScale >= 0 && continuous);
     this.reservation = reservation;
     this.scratch = scratch;
   }
@@ -74,7 +81,11 @@ final class QuantileAccumulator implements Accumulator {
     int n = count;
     if (floats) {
       double[] values = scratch.doubles(rows);
-      Columns.widenFloats(argument, rows, values);
+      if (decimalScale >= 0) {
+        Columns.toDoubles(argument, rows, decimalScale, null, values);
+      } else {
+        Columns.widenFloats(argument, rows, values);
+      }
       for (int i = 0; i < rows; i++) {
         if (validity == null || Columns.isSet(validity, i)) {
           groupOf[n] = groupIds[i];
@@ -83,7 +94,14 @@ final class QuantileAccumulator implements Accumulator {
       }
     } else {
       long[] values = scratch.longs(rows);
-      Columns.widenInts(argument, rows, values);
+      if (decimalScale >= 0) {
+        ArrowBuf data = argument.getDataBuffer();
+        for (int i = 0; i < rows; i++) {
+          values[i] = data.getLong((long) i << 4); // the low word: at most 18 digits
+        }
+      } else {
+        Columns.widenInts(argument, rows, values);
+      }
       for (int i = 0; i < rows; i++) {
         if (validity == null || Columns.isSet(validity, i)) {
           groupOf[n] = groupIds[i];
@@ -110,7 +128,7 @@ final class QuantileAccumulator implements Accumulator {
       sortByGroup();
     }
     Columns.allocate(out, outCount);
-    int width = floats || continuous ? 0 : Columns.width(out);
+    int width = floats || continuous || decimalScale >= 0 ? 0 : Columns.width(out);
     for (int i = 0; i < outCount; i++) {
       int group = from + i;
       int start = starts[group];
@@ -134,6 +152,9 @@ final class QuantileAccumulator implements Accumulator {
           } else {
             Columns.setDouble(out, i, value);
           }
+        } else if (decimalScale >= 0) {
+          long value = longs[start + index];
+          Columns.setDecimal(out, i, value, value >> 63);
         } else {
           Columns.setInt(out, width, i, longs[start + index]);
         }

@@ -18,6 +18,9 @@ final class AggregateTypes {
   /** AVG of a decimal keeps at least this many fraction digits. */
   static final int MIN_AVG_SCALE = 6;
 
+  /** The widest DECIMAL whose PERCENTILE_DISC is computed: its unscaled values fit 64 bits. */
+  public static final int MAX_DISC_DECIMAL_PRECISION = 18;
+
   static final ArrowType INT64 = new ArrowType.Int(64, true);
   static final ArrowType FLOAT64 = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
 
@@ -58,14 +61,16 @@ final class AggregateTypes {
         return FLOAT64;
       case MEDIAN:
       case PERCENTILE_CONT:
-        if (type instanceof ArrowType.Decimal) {
-          throw unsupported(call, type);
-        }
-        sumType(call, type); // validates the argument: any signed int or float
+        // A DECIMAL interpolates as a DOUBLE, as PostgreSQL's percentile_cont does.
+        sumType(call, type); // validates the argument: any signed int, float or decimal
         return FLOAT64;
       case PERCENTILE_DISC:
-        if (type instanceof ArrowType.Decimal
-            || type instanceof ArrowType.Utf8
+        // One of the values, so its own type; a decimal of up to 18 digits (kept as 64 bits).
+        if (type instanceof ArrowType.Decimal decimal
+            && decimal.getPrecision() > MAX_DISC_DECIMAL_PRECISION) {
+          throw unsupported(call, type);
+        }
+        if (type instanceof ArrowType.Utf8
             || type instanceof ArrowType.Bool
             || !isOrderable(type)) {
           throw unsupported(call, type);
