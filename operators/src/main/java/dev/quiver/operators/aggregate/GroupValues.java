@@ -18,8 +18,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  */
 final class GroupValues {
   /** What a {@code byte[]} costs beyond its bytes (header, reference). */
-  private static final int ARRAY_OVERHEAD = 24;
-
   private enum Kind {
     LONG,
     BOOL,
@@ -34,12 +32,11 @@ final class GroupValues {
   private long[] longs = new long[0]; // LONG, BOOL; DECIMAL: the low word
   private long[] highs = new long[0]; // DECIMAL: the high word
   private double[] doubles = new double[0];
-  private byte[][] strings = new byte[0][];
-  private long heldBytes;
-  private long reservedBytes;
+  private final GroupStrings strings;
 
   GroupValues(ArrowType type, Reservation reservation) {
     this.reservation = reservation;
+    this.strings = new GroupStrings(reservation);
     switch (type.getTypeID()) {
       case Int:
       case Date:
@@ -83,7 +80,7 @@ final class GroupValues {
         longs = Arrays.copyOf(longs, capacity);
         highs = Arrays.copyOf(highs, capacity);
       }
-      case STRING -> strings = Arrays.copyOf(strings, capacity);
+      case STRING -> strings.grow(capacity);
     }
   }
 
@@ -92,13 +89,7 @@ final class GroupValues {
     if (kind != Kind.STRING) {
       return;
     }
-    ArrowBuf offsets = values.getOffsetBuffer();
-    long bytes = offsets.getInt((long) rows << 2) - offsets.getInt(0);
-    long needed = heldBytes + bytes + (long) rows * ARRAY_OVERHEAD;
-    if (needed > reservedBytes) {
-      reservation.reserve(needed - reservedBytes);
-      reservedBytes = needed;
-    }
+    strings.reserveFor(values, rows);
   }
 
   boolean isSet(int group) {
@@ -190,7 +181,7 @@ final class GroupValues {
             int group = groupIds[i];
             int start = offsets.getInt((long) i << 2);
             int length = offsets.getInt((long) (i + 1) << 2) - start;
-            if (!set[group] || compare(data, start, length, strings[group]) * sign > 0) {
+            if (!set[group] || strings.compare(data, start, length, group) * sign > 0) {
               setString(group, data, start, length);
               winners[won++] = i;
             }
@@ -267,18 +258,7 @@ final class GroupValues {
   /** Writes the values of groups {@code [from, from + count)}, NULL where none is set. */
   void write(int from, int count, FieldVector out) {
     if (kind == Kind.STRING) {
-      VarCharVector vector = (VarCharVector) out;
-      long bytes = 0;
-      for (int i = 0; i < count; i++) {
-        bytes += set[from + i] ? strings[from + i].length : 0;
-      }
-      vector.allocateNew(Math.max(1, bytes), count);
-      for (int i = 0; i < count; i++) {
-        if (set[from + i]) {
-          vector.setSafe(i, strings[from + i]);
-        }
-      }
-      vector.setValueCount(count);
+      strings.write(from, count, (VarCharVector) out);
       return;
     }
     Columns.allocate(out, count);
@@ -313,16 +293,7 @@ final class GroupValues {
   }
 
   private void setString(int group, ArrowBuf data, int start, int length) {
-    byte[] current = strings[group];
-    heldBytes += length + ARRAY_OVERHEAD - (current == null ? 0 : current.length + ARRAY_OVERHEAD);
-    if (heldBytes > reservedBytes) {
-      long more = Math.max(heldBytes - reservedBytes, reservedBytes / 4);
-      reservation.reserve(more);
-      reservedBytes += more;
-    }
-    byte[] value = new byte[length];
-    data.getBytes(start, value);
-    strings[group] = value;
+    strings.set(group, data, start, length);
     set[group] = true;
   }
 
@@ -336,19 +307,5 @@ final class GroupValues {
     } else {
       Columns.widenInts(values, rows, out);
     }
-  }
-
-  /**
-   * Unsigned lexicographic comparison of {@code data[start, start + length)} with {@code value}.
-   */
-  private static int compare(ArrowBuf data, int start, int length, byte[] value) {
-    int common = Math.min(length, value.length);
-    for (int i = 0; i < common; i++) {
-      int difference = (data.getByte(start + i) & 0xFF) - (value[i] & 0xFF);
-      if (difference != 0) {
-        return difference;
-      }
-    }
-    return Integer.compare(length, value.length);
   }
 }

@@ -42,9 +42,8 @@ final class HyperLogLogAccumulator implements Accumulator {
   private static final byte ZERO = '0';
 
   /** What a {@code byte[]} costs beyond its bytes (header, reference). */
-  private static final int ARRAY_OVERHEAD = 24;
-
   private final Reservation reservation;
+
   private final Scratch scratch;
   private byte[][] registers = new byte[0][];
   private int groups;
@@ -65,7 +64,7 @@ final class HyperLogLogAccumulator implements Accumulator {
       registers = Arrays.copyOf(registers, capacity);
     }
     // Registers for the groups that exist only: 4 KiB each, never for spare capacity.
-    reservation.reserve((long) (needed - groups) * (M + ARRAY_OVERHEAD));
+    reservation.reserve((long) (needed - groups) * (M + GroupStrings.ARRAY_OVERHEAD));
     for (int g = groups; g < needed; g++) {
       registers[g] = new byte[M];
       Arrays.fill(registers[g], ZERO);
