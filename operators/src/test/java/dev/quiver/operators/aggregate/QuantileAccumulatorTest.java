@@ -21,8 +21,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * MEDIAN, PERCENTILE_CONT and PERCENTILE_DISC against a reference over sorted lists, and the clear
- * error when the values of a holistic aggregate do not fit its budget (they do not spill).
+ * MEDIAN, PERCENTILE_CONT and PERCENTILE_DISC (of integers, floats, dates and decimals) against a
+ * reference over sorted lists, and the clear error when the values of a holistic aggregate do not
+ * fit its budget (they do not spill).
  */
 @ExtendWith(ArrowLeakCheck.class)
 class QuantileAccumulatorTest {
@@ -36,7 +37,11 @@ class QuantileAccumulatorTest {
     {2, 10, 10},
     {2, 11, 100},
     {2, 6, 0},
-    {1, 2, 0}
+    {1, 2, 0},
+    // DECIMAL(15,2): median and cont as doubles, disc in the decimal type
+    {0, 7, 50},
+    {1, 7, 25},
+    {2, 7, 75}
   };
 
   private static List<AggregateCall> calls() {
