@@ -140,6 +140,7 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitHashJoin(HashJoin node) {
+    node.checkInputsDistributed();
     if (node.distribution() == JoinDistribution.PARTITIONED) {
       return inStage(node);
     }
@@ -149,6 +150,7 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitNestedLoopJoin(NestedLoopJoin node) {
+    node.checkInputsDistributed();
     PlanNode build = replicatedBuild(node.build());
     return node.withChildren(List.of(build, node.probe().accept(this)));
   }
