@@ -45,12 +45,10 @@ import org.apache.calcite.rex.RexUtil;
 final class JoinTranslator {
   private final RelTranslator inputs;
   private final PlannerOptions options;
-  private final EnforceDistribution enforce;
 
   JoinTranslator(RelTranslator inputs, PlannerOptions options) {
     this.inputs = requireNonNull(inputs, "inputs is null");
     this.options = requireNonNull(options, "options is null");
-    this.enforce = EnforceDistribution.withParallelism(options.parallelism());
   }
 
   PlanBuilder translate(Join join) {
@@ -84,7 +82,7 @@ final class JoinTranslator {
     JoinKind kind = kind(join, type, leftKeys, rightKeys, left, right, residualExpr, nullSafe);
     JoinDistribution distribution = distribution(join, type, kind, probe.plan(), buildLeft);
     PlanBuilder joined =
-        distributed(
+        inputs.distributed(
             probe
                 .plan()
                 .hashJoin(
@@ -181,15 +179,6 @@ final class JoinTranslator {
   }
 
   /**
-   * The join with the exchanges its distribution needs, placed by the planner's pass right away:
-   * the operators above the join are still translated with their exchanges and read its output
-   * partitioning (until they too leave their exchanges to the pass).
-   */
-  private PlanBuilder distributed(PlanBuilder join) {
-    return PlanBuilder.from(enforce.enforceAt(join.build()));
-  }
-
-  /**
    * The residual over Quiver's joined row {@code [probe][build]} (each side with its helper key
    * columns), from Calcite's condition over {@code [left][right]}.
    */
@@ -276,7 +265,7 @@ final class JoinTranslator {
     }
     PlanBuilder probe = buildLeft ? right : left;
     PlanBuilder build = buildLeft ? left : right;
-    PlanBuilder joined = distributed(probe.nestedLoopJoin(type, build, condition));
+    PlanBuilder joined = inputs.distributed(probe.nestedLoopJoin(type, build, condition));
     return restoreColumns(join, joined, type, l, r, buildLeft);
   }
 }

@@ -2,6 +2,7 @@ package dev.quiver.sql;
 
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateMode;
+import dev.quiver.plan.distribute.EnforceDistribution;
 import dev.quiver.plan.expr.ColumnRef;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.Exprs;
@@ -59,12 +60,14 @@ final class RelTranslator {
   private final JoinTranslator joins;
   private final WindowTranslator windows;
   private final SetOpTranslator setOps;
+  private final EnforceDistribution enforce;
   // The catalog table of every source this translator built, for predicate pushdown.
   private final Map<TableSource, CatalogTable> tables = new IdentityHashMap<>();
 
   RelTranslator(PlannerOptions options) {
     this.options = options;
     this.parallelism = options.parallelism();
+    this.enforce = EnforceDistribution.withParallelism(parallelism);
     this.joins = new JoinTranslator(this, options);
     this.windows = new WindowTranslator(this, parallelism);
     this.setOps = new SetOpTranslator(this);
@@ -326,36 +329,24 @@ final class RelTranslator {
     List<Integer> keys = aggregate.getGroupSet().asList();
     List<AggregateCall> calls = new ArrayList<>();
     List<String> names = aggregate.getRowType().getFieldNames();
-    boolean twoPhase = true;
     for (int i = 0; i < aggregate.getAggCallList().size(); i++) {
-      AggregateCall call =
+      calls.add(
           AggregateCalls.translate(
-              input, aggregate.getAggCallList().get(i), names.get(keys.size() + i));
-      twoPhase &= call.hasPartialState();
-      calls.add(call);
+              input, aggregate.getAggCallList().get(i), names.get(keys.size() + i)));
     }
-    if (input.build().partitioning().groups(keys)) {
-      // One partition, or already hash-partitioned on (a subset of) the group keys, e.g. by a
-      // partitioned join on them: every group is whole in its task, so no exchange is needed.
-      return input.aggregate(AggregateMode.SINGLE, keys, calls);
-    }
-    if (!twoPhase) {
-      // DISTINCT aggregates have no mergeable state: gather each group on one task first.
-      return exchange(input, keys).aggregate(AggregateMode.SINGLE, keys, calls);
-    }
-    PlanBuilder partial = input.aggregate(AggregateMode.PARTIAL, keys, calls);
-    List<Integer> partialKeys = new ArrayList<>();
-    for (int i = 0; i < keys.size(); i++) {
-      partialKeys.add(i);
-    }
-    return exchange(partial, partialKeys).aggregate(AggregateMode.FINAL, keys, calls);
+    // A single-node aggregate; the pass splits it into PARTIAL, exchange, FINAL (or adds the
+    // exchange below it) unless its input already holds every group in one partition.
+    return distributed(input.aggregate(AggregateMode.SINGLE, keys, calls));
   }
 
-  PlanBuilder exchange(PlanBuilder input, List<Integer> keys) {
-    if (keys.isEmpty()) {
-      return input.coalesce(1);
-    }
-    return input.repartition(Repartition.Scheme.hash(keys), parallelism);
+  /**
+   * {@code plan} with the exchanges its root node needs, placed by the planner's pass right away
+   * ({@link EnforceDistribution#enforceAt}): the operators still translated with their own
+   * exchanges (sorts, limits, windows, grouping sets, unions) read their input's partitioning as
+   * they are built, so the moved ones must be distributed before them.
+   */
+  PlanBuilder distributed(PlanBuilder plan) {
+    return PlanBuilder.from(enforce.enforceAt(plan.build()));
   }
 
   private PlanBuilder sort(Sort sort) {

@@ -130,6 +130,7 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitAggregate(Aggregate node) {
+    node.checkInputsDistributed();
     return inStage(node);
   }
 

@@ -1,5 +1,8 @@
 package dev.quiver.plan.distribute;
 
+import dev.quiver.plan.aggregate.AggregateCall;
+import dev.quiver.plan.aggregate.AggregateMode;
+import dev.quiver.plan.node.Aggregate;
 import dev.quiver.plan.node.Broadcast;
 import dev.quiver.plan.node.Coalesce;
 import dev.quiver.plan.node.DefaultPlanVisitor;
@@ -39,13 +42,29 @@ import java.util.List;
  *     build (m > 1)       ─►        Broadcast
  *     probe (n)                       build (m)
  *                                   probe (n)
+ *
+ *   Aggregate[SINGLE, keys]       Aggregate[FINAL, keys]             (every call has a mergeable
+ *     input (n)           ─►        Repartition[hash(0..k-1), p]      partial state; no keys:
+ *                                     Aggregate[PARTIAL, keys]        Coalesce[n -> 1] instead)
+ *                                       input (n)
+ *
+ *   Aggregate[SINGLE, keys]       Aggregate[SINGLE, keys]            (DISTINCT, holistic calls)
+ *     input (n)           ─►        Repartition[hash(keys), p]
+ *                                     input (n)
+ *
+ *   Aggregate[FINAL, keys]        Aggregate[FINAL, keys]
+ *     partial (n)         ─►        Repartition[hash(0..k-1), p]
+ *                                     partial (n)
  * </pre>
  *
- * The walk is bottom-up: a node is looked at after its inputs got their exchanges, so it decides on
- * their final partitioning (an input already hash-partitioned on the join keys is not moved again).
- * A join whose inputs already are as it needs them is left alone, so the pass is idempotent and
- * keeps exchanges placed by hand. {@code p} is the planner's parallelism, or, when none is given,
- * the larger of the two inputs' partition counts.
+ * An aggregate whose input already holds every group in one partition (one partition, or hashed on
+ * a subset of its keys, e.g. by a partitioned join on them) stays a SINGLE aggregate in place.
+ *
+ * <p>The walk is bottom-up: a node is looked at after its inputs got their exchanges, so it decides
+ * on their final partitioning (an input already hash-partitioned on the join keys is not moved
+ * again). A join whose inputs already are as it needs them is left alone, so the pass is idempotent
+ * and keeps exchanges placed by hand. {@code p} is the planner's parallelism, or, when none is
+ * given, the larger of the two inputs' partition counts.
  */
 public final class EnforceDistribution implements PlanRewrite {
   private final int parallelism; // 0: the larger input's partition count
@@ -124,6 +143,20 @@ public final class EnforceDistribution implements PlanRewrite {
         }
 
         @Override
+        public PlanNode visitAggregate(Aggregate aggregate) {
+          if (aggregate.inputsDistributed()) {
+            return aggregate;
+          }
+          PlanNode input = aggregate.input();
+          return switch (aggregate.mode()) {
+            case PARTIAL -> aggregate; // distributed by definition
+            case FINAL ->
+                aggregate.withChildren(List.of(grouped(input, aggregate.inputKeyColumns())));
+            case SINGLE -> single(aggregate);
+          };
+        }
+
+        @Override
         public PlanNode visitNestedLoopJoin(NestedLoopJoin join) {
           PlanNode build = join.build();
           return build.partitions() > 1
@@ -131,6 +164,49 @@ public final class EnforceDistribution implements PlanRewrite {
               : join;
         }
       };
+
+  /**
+   * A SINGLE aggregate over an input that does not group its keys: in two phases around the
+   * exchange when every call has a mergeable partial state (only the partial states move), else
+   * after the exchange (DISTINCT and holistic calls, grouping-set seeds).
+   */
+  private PlanNode single(Aggregate aggregate) {
+    List<Integer> keys = aggregate.groupKeys();
+    List<AggregateCall> calls = aggregate.calls();
+    boolean twoPhase =
+        aggregate.globalSets().isEmpty() && calls.stream().allMatch(AggregateCall::hasPartialState);
+    if (!twoPhase) {
+      return new Aggregate(
+          grouped(aggregate.input(), keys),
+          AggregateMode.SINGLE,
+          keys,
+          calls,
+          aggregate.globalSets());
+    }
+    Aggregate partial = new Aggregate(aggregate.input(), AggregateMode.PARTIAL, keys, calls);
+    return new Aggregate(grouped(partial, leading(keys.size())), AggregateMode.FINAL, keys, calls);
+  }
+
+  /** Columns 0 .. n-1. */
+  private static List<Integer> leading(int n) {
+    List<Integer> columns = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      columns.add(i);
+    }
+    return columns;
+  }
+
+  /**
+   * {@code node} with every group of {@code keys} in one partition: hash-repartitioned on them, or
+   * gathered to one partition when there are no keys (a global aggregate).
+   */
+  private PlanNode grouped(PlanNode node, List<Integer> keys) {
+    if (keys.isEmpty()) {
+      return new Coalesce(node, 1);
+    }
+    return new Repartition(
+        node, Repartition.Scheme.hash(keys), parallelism > 0 ? parallelism : node.partitions());
+  }
 
   /** {@code node} hash-partitioned on {@code keys} into {@code n}, moved only when it is not. */
   private static PlanNode hashed(PlanNode node, List<Integer> keys, int n) {

@@ -1,22 +1,43 @@
 package dev.quiver.plan.distribute;
 
+import static dev.quiver.plan.aggregate.AggregateFunction.SUM;
+import static dev.quiver.plan.aggregate.AggregateMode.FINAL;
+import static dev.quiver.plan.aggregate.AggregateMode.PARTIAL;
+import static dev.quiver.plan.aggregate.AggregateMode.SINGLE;
 import static dev.quiver.plan.node.PlanBuilder.hash;
 import static dev.quiver.plan.node.PlanBuilder.keys;
 import static dev.quiver.plan.node.PlanFixtures.customers;
 import static dev.quiver.plan.node.PlanFixtures.orders;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.plan.aggregate.AggregateCall;
+import dev.quiver.plan.aggregate.AggregateFunction;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
 import dev.quiver.plan.node.HashJoin;
 import dev.quiver.plan.node.JoinDistribution;
+import dev.quiver.plan.node.PlanBuilder;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.PlanPrinter;
+import dev.quiver.plan.type.SqlType;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The pass adds the exchanges joins need, and only those. */
 class EnforceDistributionTest {
   private static final EnforceDistribution AT_INPUTS = EnforceDistribution.atInputPartitions();
+
+  /** The nodes from the root down the first inputs, scans as {@code Scan}. */
+  private static List<String> shape(PlanNode plan) {
+    List<String> nodes = new ArrayList<>();
+    for (PlanNode node = plan; ; node = node.child(0)) {
+      nodes.add(node.children().isEmpty() ? "Scan" : node.toString());
+      if (node.children().isEmpty()) {
+        return nodes;
+      }
+    }
+  }
 
   @Test
   void broadcastJoinGetsABroadcastBuildSide() {
@@ -70,6 +91,50 @@ class EnforceDistributionTest {
   }
 
   @Test
+  void singleAggregateRunsInTwoPhasesAroundAHashRepartition() {
+    PlanBuilder scan = orders(3);
+    PlanNode plan = scan.aggregate(SINGLE, keys(1), scan.call(SUM, 2, "total")).build();
+    assertThat(shape(EnforceDistribution.withParallelism(4).apply(plan)))
+        .containsExactly(
+            "Aggregate[FINAL, keys=[#1], calls=[sum(#2) AS total]]",
+            "Repartition[hash([#0]), 4]",
+            "Aggregate[PARTIAL, keys=[#1], calls=[sum(#2) AS total]]",
+            "Scan");
+  }
+
+  @Test
+  void aggregateWithoutPartialStateGetsItsGroupsGatheredFirst() {
+    PlanBuilder scan = orders(3);
+    AggregateCall distinct =
+        new AggregateCall(AggregateFunction.COUNT, 1, SqlType.BIGINT.arrow(), true, "d");
+    PlanNode keyed = scan.aggregate(SINGLE, keys(3), distinct).build();
+    assertThat(shape(AT_INPUTS.apply(keyed)))
+        .containsExactly(
+            "Aggregate[SINGLE, keys=[#3], calls=[count(DISTINCT #1) AS d]]",
+            "Repartition[hash([#3]), 3]",
+            "Scan");
+    PlanNode global = scan.aggregate(SINGLE, keys(), distinct).build();
+    assertThat(shape(AT_INPUTS.apply(global)))
+        .containsExactly(
+            "Aggregate[SINGLE, keys=[], calls=[count(DISTINCT #1) AS d]]",
+            "Coalesce[3 -> 1]",
+            "Scan");
+  }
+
+  @Test
+  void aggregatesOverGroupedInputsAndFinalsOverExchangesAreLeftAlone() {
+    PlanBuilder hashed = orders(3).repartition(hash(1), 4);
+    AggregateCall total = hashed.call(SUM, 2, "total");
+    PlanNode grouped = hashed.aggregate(SINGLE, keys(1), total).build();
+    assertThat(AT_INPUTS.apply(grouped)).isSameAs(grouped);
+    PlanBuilder partial = orders(3).aggregate(PARTIAL, keys(1), total);
+    PlanNode written = partial.repartition(hash(0), 2).aggregate(FINAL, keys(1), total).build();
+    assertThat(AT_INPUTS.apply(written)).isSameAs(written);
+    PlanNode adjacent = partial.aggregate(FINAL, keys(1), total).build();
+    assertThat(shape(AT_INPUTS.apply(adjacent)).get(1)).isEqualTo("Repartition[hash([#0]), 3]");
+  }
+
+  @Test
   void nestedLoopJoinBroadcastsABuildSideOfSeveralPartitions() {
     PlanNode plan = orders(2).nestedLoopJoin(JoinType.INNER, customers(3), null).build();
     assertThat(AT_INPUTS.apply(plan).child(0)).hasToString("Broadcast");
@@ -95,7 +160,7 @@ class EnforceDistributionTest {
         customers(2)
             .hashJoin(
                 JoinType.INNER,
-                dev.quiver.plan.node.PlanBuilder.from(inner),
+                PlanBuilder.from(inner),
                 keys(0),
                 keys(0),
                 JoinDistribution.PARTITIONED)

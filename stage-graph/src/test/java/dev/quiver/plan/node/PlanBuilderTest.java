@@ -167,13 +167,16 @@ class PlanBuilderTest {
   }
 
   @Test
-  void finalAndSingleAggregatesNeedGroupsInOnePartition() {
+  void finalAndSingleAggregatesNeedGroupsInOnePartitionOnceDistributed() {
     PlanBuilder scan = orders(3);
     AggregateCall total = scan.call(SUM, 2, "total");
-    assertInvalid(() -> scan.aggregate(SINGLE, keys(1), total))
+    Aggregate single = (Aggregate) scan.aggregate(SINGLE, keys(1), total).build();
+    assertThat(single.inputsDistributed()).isFalse();
+    assertInvalid(single::checkInputsDistributed)
         .hasMessageContaining("hash-repartition the input on group key columns [1]");
-    assertInvalid(() -> scan.aggregate(PARTIAL, keys(), total).aggregate(FINAL, keys(), total))
-        .hasMessageContaining("coalesce its input to 1");
+    Aggregate global =
+        (Aggregate) scan.aggregate(PARTIAL, keys(), total).aggregate(FINAL, keys(), total).build();
+    assertInvalid(global::checkInputsDistributed).hasMessageContaining("coalesce its input to 1");
     assertThat(scan.repartition(hash(1), 4).aggregate(SINGLE, keys(1), total).partitions())
         .isEqualTo(4);
   }
