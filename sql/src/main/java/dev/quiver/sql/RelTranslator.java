@@ -324,7 +324,7 @@ final class RelTranslator {
   private PlanBuilder aggregate(Aggregate aggregate) {
     PlanBuilder input = translate(aggregate.getInput());
     if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-      return GroupingSets.translate(input, aggregate, parallelism); // ROLLUP, CUBE, GROUPING SETS
+      return GroupingSets.translate(input, aggregate, this); // ROLLUP, CUBE, GROUPING SETS
     }
     List<Integer> keys = aggregate.getGroupSet().asList();
     List<AggregateCall> calls = new ArrayList<>();

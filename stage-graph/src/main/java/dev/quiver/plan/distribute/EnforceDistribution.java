@@ -167,23 +167,22 @@ public final class EnforceDistribution implements PlanRewrite {
 
   /**
    * A SINGLE aggregate over an input that does not group its keys: in two phases around the
-   * exchange when every call has a mergeable partial state (only the partial states move), else
-   * after the exchange (DISTINCT and holistic calls, grouping-set seeds).
+   * exchange when every call has a mergeable partial state (only the partial states move; the
+   * PARTIALs seed the global grouping sets, the FINAL merges the seeds), else after the exchange
+   * (DISTINCT and holistic calls), which gathers everything into one task when there are global
+   * grouping sets: the grand total's row must come from one task only.
    */
   private PlanNode single(Aggregate aggregate) {
     List<Integer> keys = aggregate.groupKeys();
     List<AggregateCall> calls = aggregate.calls();
-    boolean twoPhase =
-        aggregate.globalSets().isEmpty() && calls.stream().allMatch(AggregateCall::hasPartialState);
-    if (!twoPhase) {
-      return new Aggregate(
-          grouped(aggregate.input(), keys),
-          AggregateMode.SINGLE,
-          keys,
-          calls,
-          aggregate.globalSets());
+    List<Long> globalSets = aggregate.globalSets();
+    if (!calls.stream().allMatch(AggregateCall::hasPartialState)) {
+      PlanNode input = aggregate.input();
+      PlanNode gathered = globalSets.isEmpty() ? grouped(input, keys) : new Coalesce(input, 1);
+      return new Aggregate(gathered, AggregateMode.SINGLE, keys, calls, globalSets);
     }
-    Aggregate partial = new Aggregate(aggregate.input(), AggregateMode.PARTIAL, keys, calls);
+    Aggregate partial =
+        new Aggregate(aggregate.input(), AggregateMode.PARTIAL, keys, calls, globalSets);
     return new Aggregate(grouped(partial, leading(keys.size())), AggregateMode.FINAL, keys, calls);
   }
 

@@ -37,7 +37,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * SINGLE aggregate starts with one empty group per id (the other keys NULL), so such a set yields
  * its one row also over an empty input, as a global aggregate does. Only the PARTIALs seed (their
  * FINAL merges the seeds into one row per id); a SINGLE that seeds must run in one partition, or
- * each partition would emit the row.
+ * each partition would emit the row (checked with the distribution, like the groups).
  */
 public final class Aggregate extends PlanNode {
   private static final long serialVersionUID = 1L;
@@ -81,14 +81,6 @@ public final class Aggregate extends PlanNode {
         mode != AggregateMode.FINAL,
         node,
         "global grouping sets are seeded by the PARTIAL aggregates; the FINAL merges them");
-    PlanChecks.check(
-        mode != AggregateMode.SINGLE || input.partitions() == 1,
-        node,
-        "seeds global grouping sets "
-            + globalSets
-            + " in each of its "
-            + input.partitions()
-            + " partitions: coalesce its input to 1 or aggregate in two phases");
     PlanChecks.check(!groupKeys.isEmpty(), node, "global grouping sets need a grouping id key");
     Column id = input.schema().column(groupKeys.get(groupKeys.size() - 1));
     PlanChecks.check(
@@ -217,8 +209,14 @@ public final class Aggregate extends PlanNode {
     return Arrays.stream(keyColumns(mode, groupKeys)).boxed().collect(Collectors.toList());
   }
 
-  /** Whether every group is whole in one input partition, or the mode does not need it. */
+  /**
+   * Whether every group is whole in one input partition, or the mode does not need it; a SINGLE
+   * aggregate that seeds global grouping sets needs one partition (else each would emit the row).
+   */
   public boolean inputsDistributed() {
+    if (mode == AggregateMode.SINGLE && !globalSets.isEmpty()) {
+      return input().partitions() == 1;
+    }
     return mode == AggregateMode.PARTIAL || input().partitioning().groups(inputKeyColumns());
   }
 
@@ -226,6 +224,14 @@ public final class Aggregate extends PlanNode {
   public void checkInputsDistributed() {
     List<Integer> keys = inputKeyColumns();
     Partitioning in = input().partitioning();
+    PlanChecks.check(
+        mode != AggregateMode.SINGLE || globalSets.isEmpty() || in.count() == 1,
+        "Aggregate[" + mode + "]",
+        "seeds global grouping sets "
+            + globalSets
+            + " in each of its "
+            + in.count()
+            + " partitions: coalesce its input to 1 or aggregate in two phases");
     PlanChecks.check(
         inputsDistributed(),
         "Aggregate[" + mode + "]",

@@ -122,6 +122,25 @@ class EnforceDistributionTest {
   }
 
   @Test
+  void globalGroupingSetsAreSeededByThePartialsOrInOneTask() {
+    PlanBuilder expand = orders(2).expand(keys(1, 3), List.of(keys(1, 3), keys(1), keys()));
+    List<AggregateCall> sum = List.of(expand.call(SUM, 2, "total"));
+    PlanNode twoPhase = expand.aggregate(SINGLE, keys(1, 3, 4), sum, List.of(3L)).build();
+    assertThat(shape(AT_INPUTS.apply(twoPhase)))
+        .containsExactly(
+            "Aggregate[FINAL, keys=[#1, #3, #4], calls=[sum(#2) AS total]]",
+            "Repartition[hash([#0, #1, #2]), 2]",
+            "Aggregate[PARTIAL, keys=[#1, #3, #4], calls=[sum(#2) AS total], global sets=[3]]",
+            "Expand[keys=[#1, #3], sets=[{#1, #3}, {#1}, {}], gid=#4]",
+            "Scan");
+    AggregateCall distinct =
+        new AggregateCall(AggregateFunction.COUNT, 0, SqlType.BIGINT.arrow(), true, "d");
+    PlanNode holistic =
+        expand.aggregate(SINGLE, keys(1, 3, 4), List.of(distinct), List.of(3L)).build();
+    assertThat(shape(AT_INPUTS.apply(holistic)).get(1)).isEqualTo("Coalesce[2 -> 1]");
+  }
+
+  @Test
   void aggregatesOverGroupedInputsAndFinalsOverExchangesAreLeftAlone() {
     PlanBuilder hashed = orders(3).repartition(hash(1), 4);
     AggregateCall total = hashed.call(SUM, 2, "total");
