@@ -69,7 +69,7 @@ final class RelTranslator {
     this.parallelism = options.parallelism();
     this.enforce = EnforceDistribution.withParallelism(parallelism);
     this.joins = new JoinTranslator(this, options);
-    this.windows = new WindowTranslator(this, parallelism);
+    this.windows = new WindowTranslator(this);
     this.setOps = new SetOpTranslator(this);
   }
 

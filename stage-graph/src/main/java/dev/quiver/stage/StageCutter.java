@@ -168,6 +168,7 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitWindow(Window node) {
+    node.checkInputsDistributed();
     return inStage(node);
   }
 

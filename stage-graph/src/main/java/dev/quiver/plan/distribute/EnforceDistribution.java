@@ -11,7 +11,10 @@ import dev.quiver.plan.node.NestedLoopJoin;
 import dev.quiver.plan.node.Partitioning;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.Repartition;
+import dev.quiver.plan.node.Sort;
+import dev.quiver.plan.node.Window;
 import dev.quiver.plan.rewrite.PlanRewrite;
+import dev.quiver.plan.sort.SortKey;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -55,6 +58,15 @@ import java.util.List;
  *   Aggregate[FINAL, keys]        Aggregate[FINAL, keys]
  *     partial (n)         ─►        Repartition[hash(0..k-1), p]
  *                                     partial (n)
+ * </pre>
+ *
+ * <pre>
+ *   Window[partition, order]      Window[partition, order]
+ *     input (n)           ─►        Sort[partition ASC.., order..]   (skipped when the input is
+ *                                     Repartition[hash(partition), p]  already sorted exactly so)
+ *                                       input (n)                     (no PARTITION BY: Coalesce
+ *                                                                      to 1; skipped when the
+ *                                                                      input groups the keys)
  * </pre>
  *
  * An aggregate whose input already holds every group in one partition (one partition, or hashed on
@@ -154,6 +166,22 @@ public final class EnforceDistribution implements PlanRewrite {
                 aggregate.withChildren(List.of(grouped(input, aggregate.inputKeyColumns())));
             case SINGLE -> single(aggregate);
           };
+        }
+
+        @Override
+        public PlanNode visitWindow(Window window) {
+          List<Integer> partition = window.partitionKeys();
+          PlanNode input = window.input();
+          PlanNode grouped =
+              input.partitioning().groups(partition) ? input : grouped(input, partition);
+          List<SortKey> keys = new ArrayList<>();
+          partition.forEach(column -> keys.add(SortKey.asc(column)));
+          keys.addAll(window.orderKeys());
+          List<SortKey> current = grouped.ordering();
+          boolean sorted =
+              current.size() >= keys.size() && current.subList(0, keys.size()).equals(keys);
+          PlanNode ready = sorted ? grouped : new Sort(grouped, keys);
+          return ready == input ? window : window.withChildren(List.of(ready));
         }
 
         @Override

@@ -19,7 +19,10 @@ import dev.quiver.plan.node.JoinDistribution;
 import dev.quiver.plan.node.PlanBuilder;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.PlanPrinter;
+import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.type.SqlType;
+import dev.quiver.plan.window.WindowCall;
+import dev.quiver.plan.window.WindowFunction;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -151,6 +154,32 @@ class EnforceDistributionTest {
     assertThat(AT_INPUTS.apply(written)).isSameAs(written);
     PlanNode adjacent = partial.aggregate(FINAL, keys(1), total).build();
     assertThat(shape(AT_INPUTS.apply(adjacent)).get(1)).isEqualTo("Repartition[hash([#0]), 3]");
+  }
+
+  @Test
+  void windowGetsItsPartitionsHashedAndSorted() {
+    PlanNode plan =
+        orders(3)
+            .window(keys(1), List.of(SortKey.asc(3)), WindowCall.ranking(WindowFunction.RANK, "r"))
+            .build();
+    assertThat(shape(EnforceDistribution.withParallelism(4).apply(plan)))
+        .containsExactly(
+            "Window[partition=[#1], order=[#3 ASC NULLS LAST], calls=[rank() AS r]]",
+            "Sort[#1 ASC NULLS LAST, #3 ASC NULLS LAST]",
+            "Repartition[hash([#1]), 4]",
+            "Scan");
+    PlanNode global =
+        orders(3)
+            .window(keys(), List.of(), WindowCall.ranking(WindowFunction.ROW_NUMBER, "n"))
+            .build();
+    assertThat(shape(AT_INPUTS.apply(global)).get(1)).isEqualTo("Coalesce[3 -> 1]");
+    PlanNode ready =
+        orders(3)
+            .repartition(hash(1), 2)
+            .sort(SortKey.asc(1), SortKey.asc(3))
+            .window(keys(1), List.of(SortKey.asc(3)), WindowCall.ranking(WindowFunction.RANK, "r"))
+            .build();
+    assertThat(AT_INPUTS.apply(ready)).isSameAs(ready);
   }
 
   @Test
