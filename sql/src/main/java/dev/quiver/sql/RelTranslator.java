@@ -10,7 +10,6 @@ import dev.quiver.plan.expr.Literal;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.Limit;
 import dev.quiver.plan.node.PlanBuilder;
-import dev.quiver.plan.node.Repartition;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.node.Scan;
 import dev.quiver.plan.node.ScanFilter;
@@ -49,10 +48,12 @@ import org.apache.calcite.util.mapping.Mapping;
 import org.apache.calcite.util.mapping.Mappings;
 
 /**
- * Translates an optimized Calcite logical plan into Quiver plan nodes, inserting the exchanges a
- * distributed run needs: two-phase aggregation around a hash repartition, per-task sort plus an
- * ordered merge for ORDER BY, and a global limit on a single partition. Anything else is rejected
- * with "not supported" rather than planned wrongly.
+ * Translates an optimized Calcite logical plan into Quiver plan nodes. Joins, aggregates, grouping
+ * sets, windows and unions are built as single-node operators whose exchanges the planner's pass
+ * places ({@link EnforceDistribution}, run on each as it is built: {@link #distributed}); ORDER BY
+ * and LIMIT are still distributed here: per-task sort or top-k plus an ordered merge, and a global
+ * limit on a single partition. Anything else is rejected with "not supported" rather than planned
+ * wrongly.
  */
 final class RelTranslator {
   private final PlannerOptions options;
@@ -234,7 +235,7 @@ final class RelTranslator {
 
   /**
    * UNION ALL (UNION DISTINCT arrives as an aggregate over it): inputs are cast to the union's
-   * column types and brought to the same number of partitions, as the union node requires.
+   * column types; the planner's pass brings them to the same number of partitions.
    */
   private PlanBuilder union(Union union) {
     if (!union.all) {
@@ -247,20 +248,10 @@ final class RelTranslator {
     return unionAll(inputs);
   }
 
-  /** UNION ALL of {@code inputs}, brought to the same number of partitions first. */
-  static PlanBuilder unionAll(List<PlanBuilder> inputs) {
-    inputs = new ArrayList<>(inputs);
-    int partitions = 1;
-    for (PlanBuilder input : inputs) {
-      partitions = Math.max(partitions, input.partitions());
-    }
-    for (int i = 0; i < inputs.size(); i++) {
-      if (inputs.get(i).partitions() != partitions) {
-        inputs.set(i, inputs.get(i).repartition(Repartition.Scheme.roundRobin(), partitions));
-      }
-    }
+  /** UNION ALL of {@code inputs}; the pass brings them to the same number of partitions. */
+  PlanBuilder unionAll(List<PlanBuilder> inputs) {
     PlanBuilder first = inputs.get(0);
-    return first.union(inputs.subList(1, inputs.size()).toArray(new PlanBuilder[0]));
+    return distributed(first.union(inputs.subList(1, inputs.size()).toArray(new PlanBuilder[0])));
   }
 
   private static PlanBuilder castTo(PlanBuilder plan, RelDataType rowType) {
@@ -341,9 +332,9 @@ final class RelTranslator {
 
   /**
    * {@code plan} with the exchanges its root node needs, placed by the planner's pass right away
-   * ({@link EnforceDistribution#enforceAt}): the operators still translated with their own
-   * exchanges (sorts, limits, windows, grouping sets, unions) read their input's partitioning as
-   * they are built, so the moved ones must be distributed before them.
+   * ({@link EnforceDistribution#enforceAt}): sorts and limits are still translated with their own
+   * exchanges and read their input's partition count as they are built, so everything below them
+   * must be distributed first.
    */
   PlanBuilder distributed(PlanBuilder plan) {
     return PlanBuilder.from(enforce.enforceAt(plan.build()));

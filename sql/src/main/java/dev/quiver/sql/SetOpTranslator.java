@@ -59,7 +59,7 @@ final class SetOpTranslator {
     for (int i = 0; i < inputs.size(); i++) {
       marked.add(withMarkers(translator.translate(inputs.get(i)), i, inputs.size(), setOp));
     }
-    PlanBuilder counted = count(RelTranslator.unionAll(marked), width, inputs.size());
+    PlanBuilder counted = count(translator.unionAll(marked), width, inputs.size());
     List<Expr> counts = new ArrayList<>();
     for (int i = 0; i < inputs.size(); i++) {
       counts.add(counted.col(width + i));

@@ -179,6 +179,7 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitUnion(Union node) {
+    node.checkInputsDistributed();
     return inStage(node);
   }
 

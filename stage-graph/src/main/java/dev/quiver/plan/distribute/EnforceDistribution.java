@@ -12,6 +12,7 @@ import dev.quiver.plan.node.Partitioning;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.Repartition;
 import dev.quiver.plan.node.Sort;
+import dev.quiver.plan.node.Union;
 import dev.quiver.plan.node.Window;
 import dev.quiver.plan.rewrite.PlanRewrite;
 import dev.quiver.plan.sort.SortKey;
@@ -67,6 +68,13 @@ import java.util.List;
  *                                       input (n)                     (no PARTITION BY: Coalesce
  *                                                                      to 1; skipped when the
  *                                                                      input groups the keys)
+ * </pre>
+ *
+ * <pre>
+ *   Union (n)                     Union (n)                          (inputs of fewer partitions
+ *     input (n)           ─►        input (n)                         than the largest one)
+ *     input (m < n)                 Repartition[round-robin, n]
+ *                                     input (m)
  * </pre>
  *
  * An aggregate whose input already holds every group in one partition (one partition, or hashed on
@@ -182,6 +190,22 @@ public final class EnforceDistribution implements PlanRewrite {
               current.size() >= keys.size() && current.subList(0, keys.size()).equals(keys);
           PlanNode ready = sorted ? grouped : new Sort(grouped, keys);
           return ready == input ? window : window.withChildren(List.of(ready));
+        }
+
+        @Override
+        public PlanNode visitUnion(Union union) {
+          if (union.inputsDistributed()) {
+            return union;
+          }
+          int count = union.partitions(); // the largest input's
+          List<PlanNode> inputs = new ArrayList<>();
+          for (PlanNode input : union.inputs()) {
+            inputs.add(
+                input.partitions() == count
+                    ? input
+                    : new Repartition(input, Repartition.Scheme.roundRobin(), count));
+          }
+          return union.withChildren(inputs);
         }
 
         @Override

@@ -19,6 +19,7 @@ import dev.quiver.plan.node.JoinDistribution;
 import dev.quiver.plan.node.PlanBuilder;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.PlanPrinter;
+import dev.quiver.plan.node.Union;
 import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.type.SqlType;
 import dev.quiver.plan.window.WindowCall;
@@ -180,6 +181,17 @@ class EnforceDistributionTest {
             .window(keys(1), List.of(SortKey.asc(3)), WindowCall.ranking(WindowFunction.RANK, "r"))
             .build();
     assertThat(AT_INPUTS.apply(ready)).isSameAs(ready);
+  }
+
+  @Test
+  void unionSpreadsItsSmallerInputsRoundRobinToTheLargestCount() {
+    PlanNode plan = orders(3).select(0).union(customers(1).select(0), orders(3).select(1)).build();
+    assertThat(((Union) plan).inputsDistributed()).isFalse();
+    PlanNode enforced = EnforceDistribution.withParallelism(8).apply(plan);
+    assertThat(enforced.partitions()).isEqualTo(3);
+    assertThat(enforced.child(1).toString()).isEqualTo("Repartition[round-robin, 3]");
+    assertThat(enforced.child(0)).isSameAs(plan.child(0));
+    assertThat(AT_INPUTS.apply(enforced)).isSameAs(enforced);
   }
 
   @Test

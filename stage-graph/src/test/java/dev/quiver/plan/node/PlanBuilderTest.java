@@ -213,7 +213,9 @@ class PlanBuilderTest {
     assertInvalid(() -> orders(2).union(customers(2))).hasMessageContaining("3 columns");
     assertMismatch(() -> orders(2).select(3).union(customers(2).select(0)))
         .hasMessageContaining("cast one of them");
-    assertInvalid(() -> orders(2).select(0).union(customers(3).select(0)))
+    Union counts = (Union) orders(2).select(0).union(customers(3).select(0)).build();
+    assertThat(counts.partitions()).isEqualTo(3); // the planner's pass spreads input 0 to 3
+    assertInvalid(counts::checkInputsDistributed)
         .hasMessageContaining("3 partitions, input 0 has 2");
   }
 
