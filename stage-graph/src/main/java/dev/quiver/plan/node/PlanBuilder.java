@@ -185,9 +185,9 @@ public final class PlanBuilder {
   }
 
   /**
-   * Window functions over this plan, which must already be partitioned and sorted as {@link Window}
-   * needs (hash-partitioned on the partition keys, each partition sorted by them and then by the
-   * order keys).
+   * Window functions over this plan. {@link Window} needs its input hash-partitioned on the
+   * partition keys and each partition sorted by them and then by the order keys; the planner's
+   * first pass adds the exchange and the sort where the plan does not have them.
    */
   public PlanBuilder window(
       List<Integer> partitionKeys, List<SortKey> orderKeys, WindowCall... calls) {
