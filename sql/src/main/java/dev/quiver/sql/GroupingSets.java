@@ -10,7 +10,6 @@ import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.ScalarFunction;
 import dev.quiver.plan.node.Expand;
 import dev.quiver.plan.node.PlanBuilder;
-import dev.quiver.plan.node.Repartition;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,11 +25,14 @@ import org.apache.calcite.util.ImmutableBitSet;
  *
  * <pre>
  *   Project[keys, GROUPING(..) from gid, calls]           the query's columns
+ *     Aggregate[SINGLE, keys=[k.., gid], global sets]     as translated; distributed by the
+ *       Expand[keys, sets, gid]                           planner's pass into:
+ *         [Project: input + copies of keys that are also aggregate arguments]
+ *
  *     Aggregate[FINAL, keys=[k.., gid]]
  *       Repartition[hash(k.., gid)]                       the id is in the shuffle key: each set
  *         Aggregate[PARTIAL, keys=[k.., gid], global sets]   aggregates in groups of its own
- *           Expand[keys, sets, gid]
- *             [Project: input + copies of keys that are also aggregate arguments]
+ *           Expand ...
  * </pre>
  *
  * An aggregate argument that is also a group key (SUM(a) ... ROLLUP(a)) must see the values the
@@ -42,7 +44,7 @@ import org.apache.calcite.util.ImmutableBitSet;
 final class GroupingSets {
   private GroupingSets() {}
 
-  static PlanBuilder translate(PlanBuilder input, Aggregate aggregate, int parallelism) {
+  static PlanBuilder translate(PlanBuilder input, Aggregate aggregate, RelTranslator relations) {
     List<Integer> keys = aggregate.getGroupSet().asList();
     if (keys.size() > Expand.MAX_KEYS) {
       throw Errors.unsupported("GROUPING SETS over more than " + Expand.MAX_KEYS + " columns");
@@ -92,7 +94,6 @@ final class GroupingSets {
     int gid = ((Expand) expanded.build()).groupingIdColumn();
 
     List<AggregateCall> calls = new ArrayList<>();
-    boolean twoPhase = true;
     for (int i = 0; i < aggCalls.size(); i++) {
       org.apache.calcite.rel.core.AggregateCall call = aggCalls.get(i);
       if (isGroupingFunction(call.getAggregation().getKind())) {
@@ -102,35 +103,15 @@ final class GroupingSets {
       for (int arg : call.getArgList()) {
         args.add(copies.getOrDefault(arg, arg));
       }
-      AggregateCall translated =
-          AggregateCalls.translate(expanded, call.withArgList(args), names.get(keys.size() + i));
-      twoPhase &= translated.hasPartialState();
-      calls.add(translated);
+      calls.add(
+          AggregateCalls.translate(expanded, call.withArgList(args), names.get(keys.size() + i)));
     }
 
     List<Integer> aggKeys = new ArrayList<>(keys);
     aggKeys.add(gid);
-    PlanBuilder grouped;
-    if (expanded.build().partitioning().groups(aggKeys)
-        && (globalSets.isEmpty() || expanded.partitions() == 1)) {
-      grouped = expanded.aggregate(AggregateMode.SINGLE, aggKeys, calls, globalSets);
-    } else if (!twoPhase) {
-      PlanBuilder gathered =
-          globalSets.isEmpty()
-              ? expanded.repartition(Repartition.Scheme.hash(aggKeys), parallelism)
-              : expanded.coalesce(1); // the grand total's row comes from one task only
-      grouped = gathered.aggregate(AggregateMode.SINGLE, aggKeys, calls, globalSets);
-    } else {
-      List<Integer> partialKeys = new ArrayList<>();
-      for (int i = 0; i < aggKeys.size(); i++) {
-        partialKeys.add(i);
-      }
-      grouped =
-          expanded
-              .aggregate(AggregateMode.PARTIAL, aggKeys, calls, globalSets)
-              .repartition(Repartition.Scheme.hash(partialKeys), parallelism)
-              .aggregate(AggregateMode.FINAL, aggKeys, calls);
-    }
+    // A single-node aggregate; the planner's pass distributes it like any other aggregate.
+    PlanBuilder grouped =
+        relations.distributed(expanded.aggregate(AggregateMode.SINGLE, aggKeys, calls, globalSets));
     return output(grouped, keys, aggCalls, names);
   }
 

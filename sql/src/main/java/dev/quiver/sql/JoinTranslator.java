@@ -2,13 +2,12 @@ package dev.quiver.sql;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.plan.distribute.EnforceDistribution;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
 import dev.quiver.plan.node.JoinDistribution;
-import dev.quiver.plan.node.Partitioning;
 import dev.quiver.plan.node.PlanBuilder;
-import dev.quiver.plan.node.Repartition;
 import dev.quiver.plan.node.RowSchema;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +36,8 @@ import org.apache.calcite.rex.RexUtil;
  *   PARTITIONED  build ──hash(keys)──► task p ◄──hash(keys)── probe   (both sides large)
  *       </pre>
  *       A join that emits unmatched build rows (RIGHT, FULL, RIGHT_SEMI/ANTI) is never broadcast:
- *       every task would emit them. Inputs already hash-partitioned on the keys are not moved.
+ *       every task would emit them. The exchanges themselves are placed by {@link
+ *       EnforceDistribution}, which does not move inputs already hash-partitioned on the keys.
  *   <li><b>Columns</b>: Quiver's join emits {@code [probe][build]}; a projection restores SQL's
  *       {@code [left][right]} order when the sides were swapped and drops helper key columns.
  * </ol>
@@ -81,15 +81,12 @@ final class JoinTranslator {
         residual == null ? null : residual(join, residual, sides[0], sides[1], buildLeft);
     JoinKind kind = kind(join, type, leftKeys, rightKeys, left, right, residualExpr, nullSafe);
     JoinDistribution distribution = distribution(join, type, kind, probe.plan(), buildLeft);
-    PlanBuilder probePlan = probe.plan();
-    PlanBuilder buildPlan = build.plan();
-    boolean single = probePlan.partitions() == 1 && buildPlan.partitions() == 1;
-    if (distribution == JoinDistribution.PARTITIONED && !single) {
-      probePlan = hashed(probePlan, probe.keys());
-      buildPlan = hashed(buildPlan, build.keys());
-    }
     PlanBuilder joined =
-        probePlan.hashJoin(kind, buildPlan, build.keys(), probe.keys(), residualExpr, distribution);
+        inputs.distributed(
+            probe
+                .plan()
+                .hashJoin(
+                    kind, build.plan(), build.keys(), probe.keys(), residualExpr, distribution));
     return restoreColumns(join, joined, type, sides[0], sides[1], buildLeft);
   }
 
@@ -181,13 +178,6 @@ final class JoinTranslator {
     return JoinDistribution.PARTITIONED;
   }
 
-  private PlanBuilder hashed(PlanBuilder plan, List<Integer> keys) {
-    if (plan.build().partitioning().equals(Partitioning.hash(keys, options.parallelism()))) {
-      return plan;
-    }
-    return plan.repartition(Repartition.Scheme.hash(keys), options.parallelism());
-  }
-
   /**
    * The residual over Quiver's joined row {@code [probe][build]} (each side with its helper key
    * columns), from Calcite's condition over {@code [left][right]}.
@@ -275,7 +265,7 @@ final class JoinTranslator {
     }
     PlanBuilder probe = buildLeft ? right : left;
     PlanBuilder build = buildLeft ? left : right;
-    PlanBuilder joined = probe.nestedLoopJoin(type, build, condition);
+    PlanBuilder joined = inputs.distributed(probe.nestedLoopJoin(type, build, condition));
     return restoreColumns(join, joined, type, l, r, buildLeft);
   }
 }

@@ -2,6 +2,7 @@ package dev.quiver.sql;
 
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateMode;
+import dev.quiver.plan.distribute.EnforceDistribution;
 import dev.quiver.plan.expr.ColumnRef;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.Exprs;
@@ -9,7 +10,6 @@ import dev.quiver.plan.expr.Literal;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.Limit;
 import dev.quiver.plan.node.PlanBuilder;
-import dev.quiver.plan.node.Repartition;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.node.Scan;
 import dev.quiver.plan.node.ScanFilter;
@@ -48,10 +48,12 @@ import org.apache.calcite.util.mapping.Mapping;
 import org.apache.calcite.util.mapping.Mappings;
 
 /**
- * Translates an optimized Calcite logical plan into Quiver plan nodes, inserting the exchanges a
- * distributed run needs: two-phase aggregation around a hash repartition, per-task sort plus an
- * ordered merge for ORDER BY, and a global limit on a single partition. Anything else is rejected
- * with "not supported" rather than planned wrongly.
+ * Translates an optimized Calcite logical plan into Quiver plan nodes. Joins, aggregates, grouping
+ * sets, windows and unions are built as single-node operators whose exchanges the planner's pass
+ * places ({@link EnforceDistribution}, run on each as it is built: {@link #distributed}); ORDER BY
+ * and LIMIT are still distributed here: per-task sort or top-k plus an ordered merge, and a global
+ * limit on a single partition. Anything else is rejected with "not supported" rather than planned
+ * wrongly.
  */
 final class RelTranslator {
   private final PlannerOptions options;
@@ -59,14 +61,16 @@ final class RelTranslator {
   private final JoinTranslator joins;
   private final WindowTranslator windows;
   private final SetOpTranslator setOps;
+  private final EnforceDistribution enforce;
   // The catalog table of every source this translator built, for predicate pushdown.
   private final Map<TableSource, CatalogTable> tables = new IdentityHashMap<>();
 
   RelTranslator(PlannerOptions options) {
     this.options = options;
     this.parallelism = options.parallelism();
+    this.enforce = EnforceDistribution.withParallelism(parallelism);
     this.joins = new JoinTranslator(this, options);
-    this.windows = new WindowTranslator(this, parallelism);
+    this.windows = new WindowTranslator(this);
     this.setOps = new SetOpTranslator(this);
   }
 
@@ -231,7 +235,7 @@ final class RelTranslator {
 
   /**
    * UNION ALL (UNION DISTINCT arrives as an aggregate over it): inputs are cast to the union's
-   * column types and brought to the same number of partitions, as the union node requires.
+   * column types; the planner's pass brings them to the same number of partitions.
    */
   private PlanBuilder union(Union union) {
     if (!union.all) {
@@ -244,20 +248,10 @@ final class RelTranslator {
     return unionAll(inputs);
   }
 
-  /** UNION ALL of {@code inputs}, brought to the same number of partitions first. */
-  static PlanBuilder unionAll(List<PlanBuilder> inputs) {
-    inputs = new ArrayList<>(inputs);
-    int partitions = 1;
-    for (PlanBuilder input : inputs) {
-      partitions = Math.max(partitions, input.partitions());
-    }
-    for (int i = 0; i < inputs.size(); i++) {
-      if (inputs.get(i).partitions() != partitions) {
-        inputs.set(i, inputs.get(i).repartition(Repartition.Scheme.roundRobin(), partitions));
-      }
-    }
+  /** UNION ALL of {@code inputs}; the pass brings them to the same number of partitions. */
+  PlanBuilder unionAll(List<PlanBuilder> inputs) {
     PlanBuilder first = inputs.get(0);
-    return first.union(inputs.subList(1, inputs.size()).toArray(new PlanBuilder[0]));
+    return distributed(first.union(inputs.subList(1, inputs.size()).toArray(new PlanBuilder[0])));
   }
 
   private static PlanBuilder castTo(PlanBuilder plan, RelDataType rowType) {
@@ -321,41 +315,29 @@ final class RelTranslator {
   private PlanBuilder aggregate(Aggregate aggregate) {
     PlanBuilder input = translate(aggregate.getInput());
     if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-      return GroupingSets.translate(input, aggregate, parallelism); // ROLLUP, CUBE, GROUPING SETS
+      return GroupingSets.translate(input, aggregate, this); // ROLLUP, CUBE, GROUPING SETS
     }
     List<Integer> keys = aggregate.getGroupSet().asList();
     List<AggregateCall> calls = new ArrayList<>();
     List<String> names = aggregate.getRowType().getFieldNames();
-    boolean twoPhase = true;
     for (int i = 0; i < aggregate.getAggCallList().size(); i++) {
-      AggregateCall call =
+      calls.add(
           AggregateCalls.translate(
-              input, aggregate.getAggCallList().get(i), names.get(keys.size() + i));
-      twoPhase &= call.hasPartialState();
-      calls.add(call);
+              input, aggregate.getAggCallList().get(i), names.get(keys.size() + i)));
     }
-    if (input.build().partitioning().groups(keys)) {
-      // One partition, or already hash-partitioned on (a subset of) the group keys, e.g. by a
-      // partitioned join on them: every group is whole in its task, so no exchange is needed.
-      return input.aggregate(AggregateMode.SINGLE, keys, calls);
-    }
-    if (!twoPhase) {
-      // DISTINCT aggregates have no mergeable state: gather each group on one task first.
-      return exchange(input, keys).aggregate(AggregateMode.SINGLE, keys, calls);
-    }
-    PlanBuilder partial = input.aggregate(AggregateMode.PARTIAL, keys, calls);
-    List<Integer> partialKeys = new ArrayList<>();
-    for (int i = 0; i < keys.size(); i++) {
-      partialKeys.add(i);
-    }
-    return exchange(partial, partialKeys).aggregate(AggregateMode.FINAL, keys, calls);
+    // A single-node aggregate; the pass splits it into PARTIAL, exchange, FINAL (or adds the
+    // exchange below it) unless its input already holds every group in one partition.
+    return distributed(input.aggregate(AggregateMode.SINGLE, keys, calls));
   }
 
-  PlanBuilder exchange(PlanBuilder input, List<Integer> keys) {
-    if (keys.isEmpty()) {
-      return input.coalesce(1);
-    }
-    return input.repartition(Repartition.Scheme.hash(keys), parallelism);
+  /**
+   * {@code plan} with the exchanges its root node needs, placed by the planner's pass right away
+   * ({@link EnforceDistribution#enforceAt}): sorts and limits are still translated with their own
+   * exchanges and read their input's partition count as they are built, so everything below them
+   * must be distributed first.
+   */
+  PlanBuilder distributed(PlanBuilder plan) {
+    return PlanBuilder.from(enforce.enforceAt(plan.build()));
   }
 
   private PlanBuilder sort(Sort sort) {

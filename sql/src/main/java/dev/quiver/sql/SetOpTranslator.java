@@ -29,8 +29,8 @@ import org.apache.calcite.rel.core.SetOp;
  * <pre>
  *   input 0 ─► Project: cast to the set op's types, in_0 = TRUE, in_1 = NULL ─┐
  *   input 1 ─► Project: cast to the set op's types, in_0 = NULL, in_1 = TRUE ─┴► Union
- *     ─► Aggregate PARTIAL ─► Repartition hash(all columns) ─► Aggregate FINAL
- *        keys = all columns, count_i = COUNT(in_i): how often the row is in input i
+ *     ─► Aggregate keys = all columns, count_i = COUNT(in_i): how often the row is in input i
+ *        (distributed by the planner: PARTIAL ─► Repartition hash(all columns) ─► FINAL)
  *     ─► DISTINCT: Filter (INTERSECT: every count_i > 0; EXCEPT: count_0 > 0, the others = 0)
  *                  ─► Project the columns
  *     ─► ALL:      Project the columns + times (INTERSECT: min(count_i); EXCEPT: count_0 - the
@@ -59,7 +59,7 @@ final class SetOpTranslator {
     for (int i = 0; i < inputs.size(); i++) {
       marked.add(withMarkers(translator.translate(inputs.get(i)), i, inputs.size(), setOp));
     }
-    PlanBuilder counted = count(RelTranslator.unionAll(marked), width, inputs.size());
+    PlanBuilder counted = count(translator.unionAll(marked), width, inputs.size());
     List<Expr> counts = new ArrayList<>();
     for (int i = 0; i < inputs.size(); i++) {
       counts.add(counted.col(width + i));
@@ -109,11 +109,7 @@ final class SetOpTranslator {
     for (int i = 0; i < inputCount; i++) {
       calls.add(union.call(AggregateFunction.COUNT, width + i, "count_" + i));
     }
-    if (union.build().partitioning().groups(keys)) {
-      return union.aggregate(AggregateMode.SINGLE, keys, calls);
-    }
-    PlanBuilder partial = union.aggregate(AggregateMode.PARTIAL, keys, calls);
-    return translator.exchange(partial, keys).aggregate(AggregateMode.FINAL, keys, calls);
+    return translator.distributed(union.aggregate(AggregateMode.SINGLE, keys, calls));
   }
 
   private static Expr allPositive(List<Expr> counts) {

@@ -3,7 +3,6 @@ package dev.quiver.sql;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.Exprs;
 import dev.quiver.plan.node.PlanBuilder;
-import dev.quiver.plan.node.Repartition;
 import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.type.SqlType;
 import dev.quiver.plan.window.WindowCall;
@@ -24,8 +23,9 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
 
 /**
  * Translates Calcite's {@link Window} (what {@code PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW} makes of
- * the OVER calls of a projection) into one {@link dev.quiver.plan.node.Window} per window group,
- * each over the distribution and order it needs:
+ * the OVER calls of a projection) into one {@link dev.quiver.plan.node.Window} per window group;
+ * the planner's pass ({@link dev.quiver.plan.distribute.EnforceDistribution}) gives each the
+ * distribution and order it needs:
  *
  * <pre>
  *   input ─► Repartition[hash(PARTITION BY)] ─► Sort[PARTITION BY, ORDER BY] ─► Window ─► ...
@@ -39,11 +39,9 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
  */
 final class WindowTranslator {
   private final RelTranslator relations;
-  private final int parallelism;
 
-  WindowTranslator(RelTranslator relations, int parallelism) {
+  WindowTranslator(RelTranslator relations) {
     this.relations = relations;
-    this.parallelism = parallelism;
   }
 
   PlanBuilder translate(Window window) {
@@ -85,8 +83,10 @@ final class WindowTranslator {
       for (RelFieldCollation field : group.orderKeys.getFieldCollations()) {
         order.add(RelTranslator.sortKey(field));
       }
-      plan = distribute(plan, partition, order);
-      plan = plan.window(partition, order, groupCalls.get(g).toArray(new WindowCall[0]));
+      // A single-node window; the planner's pass partitions and sorts its input.
+      plan =
+          relations.distributed(
+              plan.window(partition, order, groupCalls.get(g).toArray(new WindowCall[0])));
     }
     if (!extra.isEmpty()) {
       List<Integer> kept = new ArrayList<>();
@@ -98,25 +98,6 @@ final class WindowTranslator {
       plan = RelTranslator.project(plan, kept, window.getRowType().getFieldNames());
     }
     return plan;
-  }
-
-  /** {@code plan} hash-partitioned on {@code partition} and sorted by it, then by {@code order}. */
-  private PlanBuilder distribute(PlanBuilder plan, List<Integer> partition, List<SortKey> order) {
-    if (!plan.build().partitioning().groups(partition)) {
-      plan =
-          partition.isEmpty()
-              ? plan.coalesce(1)
-              : plan.repartition(Repartition.Scheme.hash(partition), parallelism);
-    }
-    List<SortKey> keys = new ArrayList<>();
-    partition.forEach(column -> keys.add(SortKey.asc(column)));
-    keys.addAll(order);
-    if (keys.isEmpty()) {
-      return plan;
-    }
-    List<SortKey> current = plan.build().ordering();
-    boolean sorted = current.size() >= keys.size() && current.subList(0, keys.size()).equals(keys);
-    return sorted ? plan : plan.sort(keys.toArray(new SortKey[0]));
   }
 
   private WindowCall call(

@@ -6,7 +6,8 @@ import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.plan.node.Aggregate;
 import dev.quiver.plan.node.Broadcast;
-import dev.quiver.plan.node.Coalesce;
+import dev.quiver.plan.node.Distribution;
+import dev.quiver.plan.node.Exchange;
 import dev.quiver.plan.node.Expand;
 import dev.quiver.plan.node.Filter;
 import dev.quiver.plan.node.HashJoin;
@@ -17,11 +18,9 @@ import dev.quiver.plan.node.NestedLoopJoin;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.PlanVisitor;
 import dev.quiver.plan.node.Project;
-import dev.quiver.plan.node.Repartition;
 import dev.quiver.plan.node.RepeatRows;
 import dev.quiver.plan.node.Scan;
 import dev.quiver.plan.node.Sort;
-import dev.quiver.plan.node.SortPreservingMerge;
 import dev.quiver.plan.node.StageInput;
 import dev.quiver.plan.node.TopK;
 import dev.quiver.plan.node.Union;
@@ -34,6 +33,8 @@ import java.util.List;
  * Cuts a plan into stages, bottom-up: each exchange's input becomes a stage of its own and the
  * exchange becomes a {@link StageInput} of the consumer. Stages are numbered in the order they are
  * finished (children in input order), which is a topological order.
+ *
+ * <p>Every exchange is dispatched by its {@link Distribution} kind, in one switch expression:
  *
  * <pre>
  *   Repartition(hash|round-robin, n)  producer: hash(keys, n) | round-robin(n)   consumer: SHUFFLE
@@ -86,7 +87,7 @@ final class StageCutter implements PlanVisitor<PlanNode> {
   /** The build input of a join that every task reads whole, as a BROADCAST stage input. */
   private PlanNode replicatedBuild(PlanNode build) {
     if (Broadcast.is(build)) {
-      PlanNode producer = build.child(0).accept(this);
+      PlanNode producer = build.child(0).accept(this); // the broadcast's input
       int id = addStage(producer, OutputDistribution.none());
       return new StageInput(
           id, InputMode.BROADCAST, build.schema(), build.partitioning(), List.of());
@@ -100,8 +101,8 @@ final class StageCutter implements PlanVisitor<PlanNode> {
     return new StageInput(id, InputMode.BROADCAST, cut.schema(), cut.partitioning(), List.of());
   }
 
-  private StageInput exchange(PlanNode exchange, OutputDistribution distribution, InputMode mode) {
-    PlanNode producer = exchange.child(0).accept(this);
+  private StageInput exchange(Exchange exchange, OutputDistribution distribution, InputMode mode) {
+    PlanNode producer = exchange.input().accept(this);
     int id = addStage(producer, distribution);
     return new StageInput(
         id, mode, exchange.schema(), exchange.partitioning(), exchange.ordering());
@@ -129,6 +130,7 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitAggregate(Aggregate node) {
+    node.checkInputsDistributed();
     return inStage(node);
   }
 
@@ -139,6 +141,7 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitHashJoin(HashJoin node) {
+    node.checkInputsDistributed();
     if (node.distribution() == JoinDistribution.PARTITIONED) {
       return inStage(node);
     }
@@ -148,6 +151,7 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitNestedLoopJoin(NestedLoopJoin node) {
+    node.checkInputsDistributed();
     PlanNode build = replicatedBuild(node.build());
     return node.withChildren(List.of(build, node.probe().accept(this)));
   }
@@ -164,6 +168,7 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitWindow(Window node) {
+    node.checkInputsDistributed();
     return inStage(node);
   }
 
@@ -174,6 +179,7 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitUnion(Union node) {
+    node.checkInputsDistributed();
     return inStage(node);
   }
 
@@ -183,34 +189,28 @@ final class StageCutter implements PlanVisitor<PlanNode> {
   }
 
   @Override
-  public PlanNode visitRepartition(Repartition node) {
-    OutputDistribution distribution =
-        node.scheme().isHash()
-            ? OutputDistribution.hash(node.scheme().keys(), node.count())
-            : OutputDistribution.roundRobin(node.count());
-    return exchange(node, distribution, InputMode.SHUFFLE);
-  }
-
-  @Override
-  public PlanNode visitCoalesce(Coalesce node) {
-    InputMode mode =
-        node.count() == node.input().partitions() ? InputMode.FORWARD : InputMode.RESCALE;
-    return exchange(node, OutputDistribution.none(), mode);
-  }
-
-  @Override
-  public PlanNode visitSortPreservingMerge(SortPreservingMerge node) {
-    return exchange(node, OutputDistribution.none(), InputMode.MERGE);
-  }
-
-  @Override
-  public PlanNode visitBroadcast(Broadcast node) {
-    // Reached only where a Broadcast is not the build input of a join (replicatedBuild handles
-    // that case): every consumer task would emit the same rows again.
-    throw new QuiverException(
-        ErrorCode.INVALID_ARGUMENT,
-        "a Broadcast exchange can only be the build input of a BROADCAST hash join or a nested"
-            + " loop join; elsewhere every consumer task would emit its rows again");
+  public PlanNode visitExchange(Exchange node) {
+    Distribution distribution = node.distribution();
+    int count = distribution.count();
+    return switch (distribution.kind()) {
+      case HASH ->
+          exchange(
+              node, OutputDistribution.hash(distribution.hashKeys(), count), InputMode.SHUFFLE);
+      case ROUND_ROBIN -> exchange(node, OutputDistribution.roundRobin(count), InputMode.SHUFFLE);
+      case RESCALE ->
+          exchange(
+              node,
+              OutputDistribution.none(),
+              count == node.input().partitions() ? InputMode.FORWARD : InputMode.RESCALE);
+      case MERGE -> exchange(node, OutputDistribution.none(), InputMode.MERGE);
+      // Reached only where a Broadcast is not the build input of a join (replicatedBuild
+      // handles that case): every consumer task would emit the same rows again.
+      case BROADCAST ->
+          throw new QuiverException(
+              ErrorCode.INVALID_ARGUMENT,
+              "a Broadcast exchange can only be the build input of a BROADCAST hash join or a nested"
+                  + " loop join; elsewhere every consumer task would emit its rows again");
+    };
   }
 
   @Override

@@ -136,8 +136,9 @@ public final class PlanExample {
     PlanBuilder finished = scan.filter(call(ScalarFunction.EQUAL, scan.col(2), lit("F")));
 
     // Joins are called on the probe side. BROADCAST sends every customer row to every task that
-    // reads orders, so the (large) orders never move. Joined rows are [probe columns][build
-    // columns]: 0 order_id, 1 customer_id, 2 status, 3 amount, 4 customer_id, 5 region.
+    // reads orders, so the (large) orders never move; the planner adds the Broadcast exchange.
+    // Joined rows are [probe columns][build columns]: 0 order_id, 1 customer_id, 2 status,
+    // 3 amount, 4 customer_id, 5 region.
     PlanBuilder joined =
         finished.hashJoin(
             JoinType.INNER, customers(), keys(0), keys(1), JoinDistribution.BROADCAST);

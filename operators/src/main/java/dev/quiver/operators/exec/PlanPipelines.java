@@ -19,9 +19,8 @@ import dev.quiver.operators.union.UnionOperator;
 import dev.quiver.operators.window.WindowOperator;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.node.Aggregate;
-import dev.quiver.plan.node.Broadcast;
-import dev.quiver.plan.node.Coalesce;
 import dev.quiver.plan.node.DefaultPlanVisitor;
+import dev.quiver.plan.node.Exchange;
 import dev.quiver.plan.node.Expand;
 import dev.quiver.plan.node.Filter;
 import dev.quiver.plan.node.HashJoin;
@@ -30,11 +29,9 @@ import dev.quiver.plan.node.NestedLoopJoin;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.PlanVisitor;
 import dev.quiver.plan.node.Project;
-import dev.quiver.plan.node.Repartition;
 import dev.quiver.plan.node.RepeatRows;
 import dev.quiver.plan.node.Scan;
 import dev.quiver.plan.node.Sort;
-import dev.quiver.plan.node.SortPreservingMerge;
 import dev.quiver.plan.node.StageInput;
 import dev.quiver.plan.node.TopK;
 import dev.quiver.plan.node.Union;
@@ -272,22 +269,7 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
   }
 
   @Override
-  public TaskPipeline.Spec visitRepartition(Repartition node) {
-    throw exchangeInside(node);
-  }
-
-  @Override
-  public TaskPipeline.Spec visitCoalesce(Coalesce node) {
-    throw exchangeInside(node);
-  }
-
-  @Override
-  public TaskPipeline.Spec visitSortPreservingMerge(SortPreservingMerge node) {
-    throw exchangeInside(node);
-  }
-
-  @Override
-  public TaskPipeline.Spec visitBroadcast(Broadcast node) {
+  public TaskPipeline.Spec visitExchange(Exchange node) {
     throw exchangeInside(node);
   }
 

@@ -26,14 +26,18 @@ import org.apache.arrow.vector.types.pojo.Field;
  * In FINAL mode the group keys and calls are those of the PARTIAL (they name the aggregation); the
  * input is read by position. A FINAL or SINGLE aggregate over more than one partition needs every
  * row of a group in one partition: its input must be hash-partitioned on (a subset of) its group
- * keys, and a global aggregate (no keys) needs a single partition.
+ * keys, and a global aggregate (no keys) needs a single partition. The node may be built before
+ * that holds (a single-node plan): the pass that enforces distributions ({@code
+ * dev.quiver.plan.distribute.EnforceDistribution}) adds the exchange, or splits a SINGLE aggregate
+ * into PARTIAL, exchange, FINAL; the stage cutter refuses it otherwise ({@link
+ * #checkInputsDistributed}).
  *
  * <p>Under an {@link Expand}, the last group key is the grouping id and {@link #globalSets()} are
  * the ids of empty grouping sets ({@code ()}, the grand total of ROLLUP and CUBE): a PARTIAL or
  * SINGLE aggregate starts with one empty group per id (the other keys NULL), so such a set yields
  * its one row also over an empty input, as a global aggregate does. Only the PARTIALs seed (their
  * FINAL merges the seeds into one row per id); a SINGLE that seeds must run in one partition, or
- * each partition would emit the row.
+ * each partition would emit the row (checked with the distribution, like the groups).
  */
 public final class Aggregate extends PlanNode {
   private static final long serialVersionUID = 1L;
@@ -77,14 +81,6 @@ public final class Aggregate extends PlanNode {
         mode != AggregateMode.FINAL,
         node,
         "global grouping sets are seeded by the PARTIAL aggregates; the FINAL merges them");
-    PlanChecks.check(
-        mode != AggregateMode.SINGLE || input.partitions() == 1,
-        node,
-        "seeds global grouping sets "
-            + globalSets
-            + " in each of its "
-            + input.partitions()
-            + " partitions: coalesce its input to 1 or aggregate in two phases");
     PlanChecks.check(!groupKeys.isEmpty(), node, "global grouping sets need a grouping id key");
     Column id = input.schema().column(groupKeys.get(groupKeys.size() - 1));
     PlanChecks.check(
@@ -179,19 +175,7 @@ public final class Aggregate extends PlanNode {
     int[] keyColumns = keyColumns(mode, groupKeys);
     List<Integer> keys = Arrays.stream(keyColumns).boxed().collect(Collectors.toList());
     Partitioning in = input.partitioning();
-    if (mode != AggregateMode.PARTIAL && !in.groups(keys)) {
-      throw PlanChecks.invalid(
-          "Aggregate["
-              + mode
-              + "] runs in "
-              + in.count()
-              + " partitions, so every row of a group must be in one partition, but the input"
-              + " is partitioned "
-              + in
-              + (keys.isEmpty()
-                  ? "; a global aggregate needs one partition: coalesce its input to 1"
-                  : "; hash-repartition the input on group key columns " + keys));
-    }
+    // Over an input that does not group the keys yet, no hash key survives the remap: unknown.
     int[] newIndex = new int[input.schema().size()];
     Arrays.fill(newIndex, -1);
     for (int i = keyColumns.length - 1; i >= 0; i--) {
@@ -215,6 +199,50 @@ public final class Aggregate extends PlanNode {
 
   public List<AggregateCall> calls() {
     return calls;
+  }
+
+  /**
+   * The input columns the groups are keyed by: the group keys, or in FINAL mode the leading key
+   * columns of the PARTIAL's output.
+   */
+  public List<Integer> inputKeyColumns() {
+    return Arrays.stream(keyColumns(mode, groupKeys)).boxed().collect(Collectors.toList());
+  }
+
+  /**
+   * Whether every group is whole in one input partition, or the mode does not need it; a SINGLE
+   * aggregate that seeds global grouping sets needs one partition (else each would emit the row).
+   */
+  public boolean inputsDistributed() {
+    if (mode == AggregateMode.SINGLE && !globalSets.isEmpty()) {
+      return input().partitions() == 1;
+    }
+    return mode == AggregateMode.PARTIAL || input().partitioning().groups(inputKeyColumns());
+  }
+
+  /** Fails unless {@link #inputsDistributed()}; the stage cutter calls this. */
+  public void checkInputsDistributed() {
+    List<Integer> keys = inputKeyColumns();
+    Partitioning in = input().partitioning();
+    PlanChecks.check(
+        mode != AggregateMode.SINGLE || globalSets.isEmpty() || in.count() == 1,
+        "Aggregate[" + mode + "]",
+        "seeds global grouping sets "
+            + globalSets
+            + " in each of its "
+            + in.count()
+            + " partitions: coalesce its input to 1 or aggregate in two phases");
+    PlanChecks.check(
+        inputsDistributed(),
+        "Aggregate[" + mode + "]",
+        "runs in "
+            + in.count()
+            + " partitions, so every row of a group must be in one partition, but the input"
+            + " is partitioned "
+            + in
+            + (keys.isEmpty()
+                ? "; a global aggregate needs one partition: coalesce its input to 1"
+                : "; hash-repartition the input on group key columns " + keys));
   }
 
   /** The grouping ids whose empty group exists before any input; see the class comment. */

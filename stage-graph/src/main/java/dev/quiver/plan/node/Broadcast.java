@@ -18,45 +18,32 @@ import java.util.List;
  * Its output is one logical partition holding all rows (replicated to each consumer task), so it
  * reports {@link Partitioning#single()}; it is not ordered.
  */
-public final class Broadcast extends PlanNode {
+public final class Broadcast extends Exchange {
   private static final long serialVersionUID = 1L;
 
   public Broadcast(PlanNode input) {
-    super(
-        List.of(requireNonNull(input, "input is null")),
-        input.schema(),
-        Partitioning.single(),
-        List.of());
+    super(requireNonNull(input, "input is null"), Partitioning.single(), List.of());
   }
 
   /** Whether {@code node} is a Broadcast exchange. */
   public static boolean is(PlanNode node) {
-    return node.accept(
-        new DefaultPlanVisitor<Boolean>() {
-          @Override
-          protected Boolean visitDefault(PlanNode other) {
-            return false;
-          }
-
-          @Override
-          public Boolean visitBroadcast(Broadcast broadcast) {
-            return true;
-          }
-        });
-  }
-
-  public PlanNode input() {
-    return child(0);
+    Exchange exchange = Exchange.as(node);
+    return exchange != null && exchange.distribution().kind() == Distribution.Kind.BROADCAST;
   }
 
   @Override
-  public <R> R accept(PlanVisitor<R> visitor) {
+  public Distribution distribution() {
+    return Distribution.broadcast();
+  }
+
+  @Override
+  public Broadcast withInput(PlanNode input) {
+    return new Broadcast(input);
+  }
+
+  @Override
+  public <R> R accept(ExchangeVisitor<R> visitor) {
     return visitor.visitBroadcast(this);
-  }
-
-  @Override
-  public PlanNode withChildren(List<PlanNode> children) {
-    return sameChildren(children) ? this : new Broadcast(children.get(0));
   }
 
   /** {@code Broadcast}. */

@@ -19,15 +19,14 @@ import java.util.List;
  * With m = n nothing moves: partitioning and ordering pass through (a FORWARD edge). Otherwise the
  * output partitioning is unknown (single for m = 1) and unordered.
  */
-public final class Coalesce extends PlanNode {
+public final class Coalesce extends Exchange {
   private static final long serialVersionUID = 1L;
 
   private final int count;
 
   public Coalesce(PlanNode input, int count) {
     super(
-        List.of(requireNonNull(input, "input is null")),
-        input.schema(),
+        requireNonNull(input, "input is null"),
         partitioning(input, count),
         count == input.partitions() ? input.ordering() : List.of());
     this.count = count;
@@ -42,23 +41,24 @@ public final class Coalesce extends PlanNode {
     return count == n ? input.partitioning() : Partitioning.unknown(count);
   }
 
-  public PlanNode input() {
-    return child(0);
-  }
-
   /** The number of output partitions. */
   public int count() {
     return count;
   }
 
   @Override
-  public <R> R accept(PlanVisitor<R> visitor) {
-    return visitor.visitCoalesce(this);
+  public Distribution distribution() {
+    return Distribution.rescale(count);
   }
 
   @Override
-  public PlanNode withChildren(List<PlanNode> children) {
-    return sameChildren(children) ? this : new Coalesce(children.get(0), count);
+  public Coalesce withInput(PlanNode input) {
+    return new Coalesce(input, count);
+  }
+
+  @Override
+  public <R> R accept(ExchangeVisitor<R> visitor) {
+    return visitor.visitCoalesce(this);
   }
 
   /** {@code Coalesce[4 -> 1]}. */

@@ -79,22 +79,7 @@ public abstract class DefaultPlanVisitor<R> implements PlanVisitor<R> {
   }
 
   @Override
-  public R visitRepartition(Repartition node) {
-    return visitDefault(node);
-  }
-
-  @Override
-  public R visitCoalesce(Coalesce node) {
-    return visitDefault(node);
-  }
-
-  @Override
-  public R visitSortPreservingMerge(SortPreservingMerge node) {
-    return visitDefault(node);
-  }
-
-  @Override
-  public R visitBroadcast(Broadcast node) {
+  public R visitExchange(Exchange node) {
     return visitDefault(node);
   }
 

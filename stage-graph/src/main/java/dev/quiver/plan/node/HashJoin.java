@@ -24,6 +24,11 @@ import java.util.List;
  * emits. Null-aware kinds take one key and no residual; since they decide on facts about the whole
  * build side (is it empty, does it hold a NULL key), they cannot run PARTITIONED over more than one
  * partition: replicate the build side instead (COLLECT_LEFT or BROADCAST).
+ *
+ * <p>The node does not place exchanges, and it may be built over inputs that are not yet
+ * distributed as its {@link JoinDistribution} needs (a single-node plan): the pass that enforces
+ * distributions ({@code dev.quiver.plan.distribute.EnforceDistribution}) adds them, and the stage
+ * cutter refuses a join whose inputs are still not distributed ({@link #checkInputsDistributed}).
  */
 public final class HashJoin extends PlanNode {
   private static final long serialVersionUID = 1L;
@@ -100,65 +105,90 @@ public final class HashJoin extends PlanNode {
           "a null-aware join takes exactly one key column and no residual");
     }
     int n = probe.partitions();
-    switch (distribution) {
-      case PARTITIONED:
-        checkCoPartitioned(node, build, probe, buildKeys, probeKeys);
+    return switch (distribution) {
+      case PARTITIONED -> {
         PlanChecks.check(
             !kind.nullAware() || n == 1,
             node,
             "a null-aware join needs the whole build side in every task (is it empty? does it"
                 + " hold a NULL key?): use COLLECT_LEFT or BROADCAST");
-        return partitionedOutput(kind.type(), build, probe, buildKeys);
-      case COLLECT_LEFT:
+        yield coPartitioned(build, probe, buildKeys, probeKeys)
+            ? partitionedOutput(kind.type(), build, probe, buildKeys)
+            : Partitioning.unknown(n); // not distributed yet: the enforcing pass rebuilds it
+      }
+      case COLLECT_LEFT -> {
         PlanChecks.check(
             !Broadcast.is(build), node, "the build input is a Broadcast: use BROADCAST");
-        PlanChecks.check(
-            build.partitions() == 1,
-            node,
-            "the build input has "
-                + build.partitions()
-                + " partitions; COLLECT_LEFT needs one (gather it with a coalesce to 1), or use"
-                + " BROADCAST");
-        return JoinSupport.probeSidePartitioning(kind.type(), probe);
-      case BROADCAST:
-        PlanChecks.check(
-            JoinSupport.isReplicated(build),
-            node,
-            "the build input must be a Broadcast exchange (or a stage input read in BROADCAST)");
-        return JoinSupport.probeSidePartitioning(kind.type(), probe);
-      default:
-        throw new IllegalArgumentException("unknown distribution " + distribution);
-    }
+        yield JoinSupport.probeSidePartitioning(kind.type(), probe);
+      }
+      case BROADCAST -> JoinSupport.probeSidePartitioning(kind.type(), probe);
+    };
   }
 
-  private static void checkCoPartitioned(
-      String node,
-      PlanNode build,
-      PlanNode probe,
-      List<Integer> buildKeys,
-      List<Integer> probeKeys) {
+  /** Whether both inputs have n partitions and, for n > 1, are hash-partitioned on their keys. */
+  private static boolean coPartitioned(
+      PlanNode build, PlanNode probe, List<Integer> buildKeys, List<Integer> probeKeys) {
     int n = probe.partitions();
-    PlanChecks.check(
-        build.partitions() == n,
-        node,
-        "the build input has " + build.partitions() + " partitions, the probe input " + n);
-    if (n == 1) {
-      return;
+    return build.partitions() == n
+        && (n == 1
+            || build.partitioning().equals(Partitioning.hash(buildKeys, n))
+                && probe.partitioning().equals(Partitioning.hash(probeKeys, n)));
+  }
+
+  /**
+   * Whether the inputs are distributed as {@link #distribution()} needs; see {@link
+   * #checkInputsDistributed}.
+   */
+  public boolean inputsDistributed() {
+    return switch (distribution) {
+      case PARTITIONED -> coPartitioned(build(), probe(), buildKeys, probeKeys);
+      case COLLECT_LEFT -> build().partitions() == 1;
+      case BROADCAST -> JoinSupport.isReplicated(build());
+    };
+  }
+
+  /**
+   * Fails unless the inputs are distributed as {@link #distribution()} needs. The stage cutter
+   * calls this: a join over undistributed inputs would silently drop matches across tasks.
+   */
+  public void checkInputsDistributed() {
+    String node = toString();
+    PlanNode build = build();
+    PlanNode probe = probe();
+    int n = probe.partitions();
+    switch (distribution) {
+      case PARTITIONED -> {
+        PlanChecks.check(
+            build.partitions() == n,
+            node,
+            "the build input has " + build.partitions() + " partitions, the probe input " + n);
+        PlanChecks.check(
+            coPartitioned(build, probe, buildKeys, probeKeys),
+            node,
+            "the inputs must be co-partitioned on the join keys: build is "
+                + build.partitioning()
+                + " (needs "
+                + Partitioning.hash(buildKeys, n)
+                + "), probe is "
+                + probe.partitioning()
+                + " (needs "
+                + Partitioning.hash(probeKeys, n)
+                + "); hash-repartition both sides on their keys");
+      }
+      case COLLECT_LEFT ->
+          PlanChecks.check(
+              build.partitions() == 1,
+              node,
+              "the build input has "
+                  + build.partitions()
+                  + " partitions; COLLECT_LEFT needs one (gather it with a coalesce to 1), or use"
+                  + " BROADCAST");
+      case BROADCAST ->
+          PlanChecks.check(
+              JoinSupport.isReplicated(build),
+              node,
+              "the build input must be a Broadcast exchange (or a stage input read in BROADCAST)");
     }
-    Partitioning wantBuild = Partitioning.hash(buildKeys, n);
-    Partitioning wantProbe = Partitioning.hash(probeKeys, n);
-    PlanChecks.check(
-        build.partitioning().equals(wantBuild) && probe.partitioning().equals(wantProbe),
-        node,
-        "the inputs must be co-partitioned on the join keys: build is "
-            + build.partitioning()
-            + " (needs "
-            + wantBuild
-            + "), probe is "
-            + probe.partitioning()
-            + " (needs "
-            + wantProbe
-            + "); hash-repartition both sides on their keys");
   }
 
   /** Which output columns still carry the key values every row of a partition hashed to. */

@@ -41,13 +41,21 @@ public final class NestedLoopJoin extends PlanNode {
       PlanChecks.checkBoolean(condition, node, "condition");
       PlanChecks.checkExpr(condition, probe.schema().concat(build.schema()), node, "condition");
     }
-    PlanChecks.check(
-        build.partitions() == 1,
-        node,
-        "the build input has "
-            + build.partitions()
-            + " partitions; every task needs all of it: broadcast it, or gather it to 1");
     return JoinSupport.probeSidePartitioning(type, probe);
+  }
+
+  /**
+   * Fails unless every task sees the whole build input (one partition, or a broadcast). The stage
+   * cutter calls this; the pass that enforces distributions broadcasts a build side of several
+   * partitions.
+   */
+  public void checkInputsDistributed() {
+    PlanChecks.check(
+        build().partitions() == 1,
+        "NestedLoopJoin[" + type + "]",
+        "the build input has "
+            + build().partitions()
+            + " partitions; every task needs all of it: broadcast it, or gather it to 1");
   }
 
   public PlanNode build() {

@@ -146,16 +146,12 @@ public final class Partitioning implements Serializable {
   /** {@code hash([#0, #2], 4)}, {@code round-robin(4)}, {@code single} or {@code unknown(4)}. */
   @Override
   public String toString() {
-    switch (kind) {
-      case HASH:
-        return "hash(" + columns(keys) + ", " + count + ")";
-      case ROUND_ROBIN:
-        return "round-robin(" + count + ")";
-      case SINGLE:
-        return "single";
-      default:
-        return "unknown(" + count + ")";
-    }
+    return switch (kind) {
+      case HASH -> "hash(" + columns(keys) + ", " + count + ")";
+      case ROUND_ROBIN -> "round-robin(" + count + ")";
+      case SINGLE -> "single";
+      case UNKNOWN -> "unknown(" + count + ")";
+    };
   }
 
   /** Column indices as EXPLAIN prints them: {@code [#0, #2]}. */

@@ -35,10 +35,11 @@ import java.util.stream.Collectors;
  * }</pre>
  *
  * Joins are called on the probe side with the build side as argument ({@code probe.hashJoin(INNER,
- * build, ...)}), matching {@link JoinType}: left = probe, right = build. A BROADCAST join wraps the
- * build side in a {@link Broadcast}; a COLLECT_LEFT join gathers a build side of several partitions
- * into one with a {@link Coalesce}; a PARTITIONED join expects both sides already hash-partitioned
- * on their keys.
+ * build, ...)}), matching {@link JoinType}: left = probe, right = build. The builder never adds an
+ * exchange on its own: a join only names its {@link JoinDistribution}, and the planner's first pass
+ * ({@code dev.quiver.plan.distribute.EnforceDistribution}, run by {@code StagePlanner}) broadcasts
+ * or gathers the build side and hash-repartitions the inputs of a PARTITIONED join. Exchanges
+ * written here by hand are kept when they already give the join what it needs.
  */
 public final class PlanBuilder {
   private final PlanNode node;
@@ -165,25 +166,17 @@ public final class PlanBuilder {
       Expr residual,
       JoinDistribution distribution) {
     requireNonNull(build, "build is null");
-    requireNonNull(distribution, "distribution is null");
-    PlanNode buildNode = build.node;
-    if (distribution == JoinDistribution.BROADCAST && !Broadcast.is(buildNode)) {
-      buildNode = new Broadcast(buildNode);
-    } else if (distribution == JoinDistribution.COLLECT_LEFT && buildNode.partitions() > 1) {
-      buildNode = new Coalesce(buildNode, 1);
-    }
     return new PlanBuilder(
-        new HashJoin(buildNode, node, kind, buildKeys, probeKeys, residual, distribution));
+        new HashJoin(build.node, node, kind, buildKeys, probeKeys, residual, distribution));
   }
 
   /**
    * This plan (the probe side) joined with every row of {@code build}; {@code condition} may be
-   * null (a cross join). A build side of several partitions is broadcast.
+   * null (a cross join). A build side of several partitions is broadcast by the planner.
    */
   public PlanBuilder nestedLoopJoin(JoinType type, PlanBuilder build, Expr condition) {
     requireNonNull(build, "build is null");
-    PlanNode buildNode = build.node.partitions() > 1 ? new Broadcast(build.node) : build.node;
-    return new PlanBuilder(new NestedLoopJoin(buildNode, node, type, condition));
+    return new PlanBuilder(new NestedLoopJoin(build.node, node, type, condition));
   }
 
   /** Sorts each partition. */
@@ -192,9 +185,9 @@ public final class PlanBuilder {
   }
 
   /**
-   * Window functions over this plan, which must already be partitioned and sorted as {@link Window}
-   * needs (hash-partitioned on the partition keys, each partition sorted by them and then by the
-   * order keys).
+   * Window functions over this plan. {@link Window} needs its input hash-partitioned on the
+   * partition keys and each partition sorted by them and then by the order keys; the planner's
+   * first pass adds the exchange and the sort where the plan does not have them.
    */
   public PlanBuilder window(
       List<Integer> partitionKeys, List<SortKey> orderKeys, WindowCall... calls) {

@@ -33,13 +33,11 @@ public interface PlanVisitor<R> {
 
   R visitRepeatRows(RepeatRows node);
 
-  R visitRepartition(Repartition node);
-
-  R visitCoalesce(Coalesce node);
-
-  R visitSortPreservingMerge(SortPreservingMerge node);
-
-  R visitBroadcast(Broadcast node);
+  /**
+   * Every exchange (repartition, coalesce, sort-preserving merge, broadcast); a visitor that treats
+   * them differently goes on with {@link Exchange#accept(ExchangeVisitor)}.
+   */
+  R visitExchange(Exchange node);
 
   R visitStageInput(StageInput node);
 }

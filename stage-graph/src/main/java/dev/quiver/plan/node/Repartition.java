@@ -19,7 +19,7 @@ import java.util.List;
  *
  * The output is not ordered.
  */
-public final class Repartition extends PlanNode {
+public final class Repartition extends Exchange {
   private static final long serialVersionUID = 1L;
 
   /**
@@ -58,8 +58,7 @@ public final class Repartition extends PlanNode {
 
   public Repartition(PlanNode input, Scheme scheme, int count) {
     super(
-        List.of(requireNonNull(input, "input is null")),
-        input.schema(),
+        requireNonNull(input, "input is null"),
         partitioning(input, requireNonNull(scheme, "scheme is null"), count),
         List.of());
     this.scheme = scheme;
@@ -77,10 +76,6 @@ public final class Repartition extends PlanNode {
         : Partitioning.roundRobin(count);
   }
 
-  public PlanNode input() {
-    return child(0);
-  }
-
   public Scheme scheme() {
     return scheme;
   }
@@ -91,13 +86,20 @@ public final class Repartition extends PlanNode {
   }
 
   @Override
-  public <R> R accept(PlanVisitor<R> visitor) {
-    return visitor.visitRepartition(this);
+  public Distribution distribution() {
+    return scheme.isHash()
+        ? Distribution.hash(scheme.keys(), count)
+        : Distribution.roundRobin(count);
   }
 
   @Override
-  public PlanNode withChildren(List<PlanNode> children) {
-    return sameChildren(children) ? this : new Repartition(children.get(0), scheme, count);
+  public Repartition withInput(PlanNode input) {
+    return new Repartition(input, scheme, count);
+  }
+
+  @Override
+  public <R> R accept(ExchangeVisitor<R> visitor) {
+    return visitor.visitRepartition(this);
   }
 
   /** {@code Repartition[hash([#0]), 4]} or {@code Repartition[round-robin, 4]}. */

@@ -16,17 +16,13 @@ import java.util.List;
  *   p2 ─(sorted, tagged)─┘
  * </pre>
  */
-public final class SortPreservingMerge extends PlanNode {
+public final class SortPreservingMerge extends Exchange {
   private static final long serialVersionUID = 1L;
 
   private final List<SortKey> keys;
 
   public SortPreservingMerge(PlanNode input, List<SortKey> keys) {
-    super(
-        List.of(requireNonNull(input, "input is null")),
-        input.schema(),
-        Partitioning.single(),
-        checked(input, keys));
+    super(requireNonNull(input, "input is null"), Partitioning.single(), checked(input, keys));
     this.keys = List.copyOf(keys);
   }
 
@@ -42,22 +38,23 @@ public final class SortPreservingMerge extends PlanNode {
     return keys;
   }
 
-  public PlanNode input() {
-    return child(0);
-  }
-
   public List<SortKey> keys() {
     return keys;
   }
 
   @Override
-  public <R> R accept(PlanVisitor<R> visitor) {
-    return visitor.visitSortPreservingMerge(this);
+  public Distribution distribution() {
+    return Distribution.merge(keys);
   }
 
   @Override
-  public PlanNode withChildren(List<PlanNode> children) {
-    return sameChildren(children) ? this : new SortPreservingMerge(children.get(0), keys);
+  public SortPreservingMerge withInput(PlanNode input) {
+    return new SortPreservingMerge(input, keys);
+  }
+
+  @Override
+  public <R> R accept(ExchangeVisitor<R> visitor) {
+    return visitor.visitSortPreservingMerge(this);
   }
 
   /** {@code SortPreservingMerge[#1 DESC NULLS FIRST]}. */

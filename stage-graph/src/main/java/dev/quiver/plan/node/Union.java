@@ -9,6 +9,11 @@ import java.util.List;
  * UNION ALL of inputs with the same column types and the same partition count: task p passes on
  * partition p of every input. Names come from the first input; a column is nullable when it is in
  * any input. The partitioning is the inputs' when they all agree, else unknown.
+ *
+ * <p>The node may be built over inputs of different partition counts (a single-node plan); it then
+ * has the largest count, the pass that enforces distributions ({@code
+ * dev.quiver.plan.distribute.EnforceDistribution}) spreads the other inputs round-robin to it, and
+ * the stage cutter refuses it otherwise ({@link #checkInputsDistributed}).
  */
 public final class Union extends PlanNode {
   private static final long serialVersionUID = 1L;
@@ -52,21 +57,35 @@ public final class Union extends PlanNode {
   private static Partitioning partitioning(List<PlanNode> inputs) {
     Partitioning first = inputs.get(0).partitioning();
     boolean same = true;
+    int count = first.count();
     for (int i = 1; i < inputs.size(); i++) {
       Partitioning other = inputs.get(i).partitioning();
+      count = Math.max(count, other.count());
+      same &= other.equals(first);
+    }
+    return same ? first : Partitioning.unknown(count);
+  }
+
+  /** Whether every input has the union's partition count. */
+  public boolean inputsDistributed() {
+    return inputs().stream().allMatch(input -> input.partitions() == partitions());
+  }
+
+  /** Fails unless {@link #inputsDistributed()}; the stage cutter calls this. */
+  public void checkInputsDistributed() {
+    List<PlanNode> inputs = inputs();
+    for (int i = 1; i < inputs.size(); i++) {
       PlanChecks.check(
-          other.count() == first.count(),
+          inputs.get(i).partitions() == inputs.get(0).partitions(),
           "Union",
           "input "
               + i
               + " has "
-              + other.count()
+              + inputs.get(i).partitions()
               + " partitions, input 0 has "
-              + first.count()
+              + inputs.get(0).partitions()
               + "; repartition the inputs to one count");
-      same &= other.equals(first);
     }
-    return same ? first : Partitioning.unknown(first.count());
   }
 
   public List<PlanNode> inputs() {

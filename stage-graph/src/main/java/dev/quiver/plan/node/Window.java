@@ -28,6 +28,11 @@ import java.util.stream.Collectors;
  * each plan partition sorted by the partition keys (any direction, in any order) followed by the
  * order keys exactly. A RANGE frame with an offset needs exactly one order key of a numeric, DATE
  * or TIMESTAMP type.
+ *
+ * <p>The node may be built before its input is partitioned and sorted so (a single-node plan): the
+ * pass that enforces distributions ({@code dev.quiver.plan.distribute.EnforceDistribution}) adds
+ * the exchange and the sort, and the stage cutter refuses it otherwise ({@link
+ * #checkInputsDistributed}).
  */
 public final class Window extends PlanNode {
   private static final long serialVersionUID = 1L;
@@ -44,7 +49,7 @@ public final class Window extends PlanNode {
     super(
         List.of(requireNonNull(input, "input is null")),
         schema(input, partitionKeys, orderKeys, calls),
-        checkedPartitioning(input, partitionKeys),
+        input.partitioning(),
         input.ordering());
     this.partitionKeys = List.copyOf(partitionKeys);
     this.orderKeys = List.copyOf(orderKeys);
@@ -68,7 +73,6 @@ public final class Window extends PlanNode {
     for (SortKey key : orderKeys) {
       PlanChecks.checkColumn(in, key.column(), node, "order key " + key);
     }
-    checkOrdering(input, partitionKeys, orderKeys);
     List<Column> columns = new ArrayList<>(in.columns());
     for (WindowCall call : calls) {
       requireNonNull(call, "call is null");
@@ -91,22 +95,31 @@ public final class Window extends PlanNode {
     return new RowSchema(columns);
   }
 
+  /** Whether {@code ordering} starts with the partition keys, any order, then the order keys. */
+  private static boolean sorted(
+      List<SortKey> ordering, List<Integer> partitionKeys, List<SortKey> orderKeys) {
+    if (partitionKeys.isEmpty() && orderKeys.isEmpty()) {
+      return true;
+    }
+    int p = partitionKeys.size();
+    if (ordering.size() < p + orderKeys.size()) {
+      return false;
+    }
+    Set<Integer> leading = new HashSet<>();
+    for (int i = 0; i < p; i++) {
+      leading.add(ordering.get(i).column());
+    }
+    boolean sorted = leading.equals(new HashSet<>(partitionKeys));
+    for (int i = 0; sorted && i < orderKeys.size(); i++) {
+      sorted = ordering.get(p + i).equals(orderKeys.get(i));
+    }
+    return sorted;
+  }
+
   private static void checkOrdering(
       PlanNode input, List<Integer> partitionKeys, List<SortKey> orderKeys) {
     List<SortKey> ordering = input.ordering();
-    int p = partitionKeys.size();
-    boolean sorted = ordering.size() >= p + orderKeys.size();
-    if (sorted) {
-      Set<Integer> leading = new HashSet<>();
-      for (int i = 0; i < p; i++) {
-        leading.add(ordering.get(i).column());
-      }
-      sorted = leading.equals(new HashSet<>(partitionKeys));
-      for (int i = 0; sorted && i < orderKeys.size(); i++) {
-        sorted = ordering.get(p + i).equals(orderKeys.get(i));
-      }
-    }
-    if (!sorted && !(partitionKeys.isEmpty() && orderKeys.isEmpty())) {
+    if (!sorted(ordering, partitionKeys, orderKeys)) {
       throw PlanChecks.invalid(
           "Window needs its input sorted by the partition keys "
               + Partitioning.columns(partitionKeys)
@@ -148,7 +161,22 @@ public final class Window extends PlanNode {
     }
   }
 
-  private static Partitioning checkedPartitioning(PlanNode input, List<Integer> partitionKeys) {
+  /**
+   * Whether every window partition is whole in one plan partition and each plan partition is sorted
+   * as the operator needs; see the class comment.
+   */
+  public boolean inputsDistributed() {
+    return input().partitioning().groups(partitionKeys)
+        && sorted(input().ordering(), partitionKeys, orderKeys);
+  }
+
+  /** Fails unless {@link #inputsDistributed()}; the stage cutter calls this. */
+  public void checkInputsDistributed() {
+    checkPartitioning(input(), partitionKeys);
+    checkOrdering(input(), partitionKeys, orderKeys);
+  }
+
+  private static void checkPartitioning(PlanNode input, List<Integer> partitionKeys) {
     Partitioning in = input.partitioning();
     if (!in.groups(partitionKeys)) {
       throw PlanChecks.invalid(
@@ -162,7 +190,6 @@ public final class Window extends PlanNode {
                   : "; hash-repartition the input on partition key columns "
                       + Partitioning.columns(partitionKeys)));
     }
-    return in;
   }
 
   public PlanNode input() {

@@ -45,13 +45,11 @@ final class BottomUp {
 
   /** {@code node} spread again the way {@code wanted} says. */
   private static PlanNode restore(PlanNode node, Partitioning wanted) {
-    switch (wanted.kind()) {
-      case HASH:
-        return new Repartition(node, Repartition.Scheme.hash(wanted.keys()), wanted.count());
-      case SINGLE:
-        return new Coalesce(node, 1);
-      default:
-        return new Repartition(node, Repartition.Scheme.roundRobin(), wanted.count());
-    }
+    return switch (wanted.kind()) {
+      case HASH -> new Repartition(node, Repartition.Scheme.hash(wanted.keys()), wanted.count());
+      case SINGLE -> new Coalesce(node, 1);
+      case ROUND_ROBIN, UNKNOWN ->
+          new Repartition(node, Repartition.Scheme.roundRobin(), wanted.count());
+    };
   }
 }

@@ -1,9 +1,8 @@
 package dev.quiver.plan.rewrite;
 
 import dev.quiver.plan.join.JoinType;
-import dev.quiver.plan.node.Broadcast;
-import dev.quiver.plan.node.Coalesce;
-import dev.quiver.plan.node.DefaultPlanVisitor;
+import dev.quiver.plan.node.Distribution;
+import dev.quiver.plan.node.Exchange;
 import dev.quiver.plan.node.HashJoin;
 import dev.quiver.plan.node.JoinDistribution;
 import dev.quiver.plan.node.Partitioning;
@@ -84,22 +83,17 @@ public final class PartitionedJoinForUnmatchedBuildRows extends BottomUpRewrite 
 
   /** The build input without the exchange that replicated or gathered it. */
   private static PlanNode unreplicated(PlanNode build) {
-    return build.accept(
-        new DefaultPlanVisitor<PlanNode>() {
-          @Override
-          protected PlanNode visitDefault(PlanNode node) {
-            return node;
-          }
-
-          @Override
-          public PlanNode visitBroadcast(Broadcast broadcast) {
-            return broadcast.input();
-          }
-
-          @Override
-          public PlanNode visitCoalesce(Coalesce coalesce) {
-            return coalesce.count() == 1 ? coalesce.input() : coalesce;
-          }
-        });
+    Exchange exchange = Exchange.as(build);
+    if (exchange == null) {
+      return build;
+    }
+    Distribution distribution = exchange.distribution();
+    boolean replicates =
+        switch (distribution.kind()) {
+          case BROADCAST -> true;
+          case RESCALE -> distribution.count() == 1;
+          case HASH, ROUND_ROBIN, MERGE -> false;
+        };
+    return replicates ? exchange.input() : build;
   }
 }

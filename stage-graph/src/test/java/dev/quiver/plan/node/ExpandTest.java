@@ -84,9 +84,14 @@ class ExpandTest {
                     .repartition(hash(0, 1, 2), 4)
                     .aggregate(FINAL, keys(1, 3, 4), calls, List.of(3L)))
         .hasMessageContaining("seeded by the PARTIAL aggregates");
-    assertThatThrownBy(
-            () ->
-                expand.repartition(hash(4), 2).aggregate(SINGLE, keys(1, 3, 4), calls, List.of(3L)))
+    Aggregate seedsTwice =
+        (Aggregate)
+            expand
+                .repartition(hash(4), 2)
+                .aggregate(SINGLE, keys(1, 3, 4), calls, List.of(3L))
+                .build();
+    assertThat(seedsTwice.inputsDistributed()).isFalse(); // the planner's pass fixes it
+    assertThatThrownBy(seedsTwice::checkInputsDistributed)
         .hasMessageContaining("in each of its 2 partitions");
     assertThatThrownBy(() -> expand.aggregate(PARTIAL, keys(4, 1), calls, List.of(3L)))
         .hasMessageContaining("must be BIGINT NOT NULL, not o_cust BIGINT");

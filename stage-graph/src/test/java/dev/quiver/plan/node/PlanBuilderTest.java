@@ -86,28 +86,30 @@ class PlanBuilderTest {
   }
 
   @Test
-  void partitionedJoinNeedsCoPartitionedInputs() {
-    assertInvalid(
-            () ->
-                orders(4)
-                    .hashJoin(
-                        JoinType.INNER,
-                        customers(4),
-                        keys(0),
-                        keys(1),
-                        JoinDistribution.PARTITIONED))
+  void partitionedJoinNeedsCoPartitionedInputsOnceDistributed() {
+    HashJoin join =
+        (HashJoin)
+            orders(4)
+                .hashJoin(
+                    JoinType.INNER, customers(4), keys(0), keys(1), JoinDistribution.PARTITIONED)
+                .build();
+    assertThat(join.inputsDistributed()).isFalse();
+    assertThat(join.partitioning()).isEqualTo(Partitioning.unknown(4));
+    assertInvalid(join::checkInputsDistributed)
         .hasMessageContaining("co-partitioned")
         .hasMessageContaining("hash([#0], 4)");
-    assertInvalid(
-            () ->
-                orders(4)
-                    .repartition(hash(1), 4)
-                    .hashJoin(
-                        JoinType.INNER,
-                        customers(2).repartition(hash(0), 3),
-                        keys(0),
-                        keys(1),
-                        JoinDistribution.PARTITIONED))
+    HashJoin uneven =
+        (HashJoin)
+            orders(4)
+                .repartition(hash(1), 4)
+                .hashJoin(
+                    JoinType.INNER,
+                    customers(2).repartition(hash(0), 3),
+                    keys(0),
+                    keys(1),
+                    JoinDistribution.PARTITIONED)
+                .build();
+    assertInvalid(uneven::checkInputsDistributed)
         .hasMessageContaining("3 partitions, the probe input 4");
   }
 
@@ -139,38 +141,42 @@ class PlanBuilderTest {
   }
 
   @Test
-  void replicatedBuildSidesAreWrappedOrChecked() {
-    PlanNode collect =
-        orders(4)
-            .hashJoin(JoinType.INNER, customers(3), keys(0), keys(1), JoinDistribution.COLLECT_LEFT)
-            .build();
-    assertThat(collect.child(0)).hasToString("Coalesce[3 -> 1]");
-    PlanNode nested = orders(4).nestedLoopJoin(JoinType.INNER, customers(3), null).build();
-    assertThat(nested.child(0)).isInstanceOf(Broadcast.class);
-    assertInvalid(
-            () ->
-                new HashJoin(
-                    customers(3).build(),
-                    orders(2).build(),
-                    JoinKind.of(JoinType.INNER),
-                    keys(0),
-                    keys(1),
-                    null,
-                    JoinDistribution.BROADCAST))
-        .hasMessageContaining("must be a Broadcast");
-    assertInvalid(
-            () -> new NestedLoopJoin(customers(3).build(), orders(2).build(), JoinType.INNER, null))
-        .hasMessageContaining("broadcast it");
+  void joinsAddNoExchangesAndReplicatedBuildSidesAreCheckedOnceDistributed() {
+    HashJoin collect =
+        (HashJoin)
+            orders(4)
+                .hashJoin(
+                    JoinType.INNER, customers(3), keys(0), keys(1), JoinDistribution.COLLECT_LEFT)
+                .build();
+    assertThat(collect.build()).hasToString(customers(3).build().toString());
+    assertInvalid(collect::checkInputsDistributed).hasMessageContaining("gather it");
+    NestedLoopJoin nested =
+        (NestedLoopJoin) orders(4).nestedLoopJoin(JoinType.INNER, customers(3), null).build();
+    assertThat(nested.build()).isNotInstanceOf(Broadcast.class);
+    assertInvalid(nested::checkInputsDistributed).hasMessageContaining("broadcast it");
+    HashJoin broadcast =
+        new HashJoin(
+            customers(3).build(),
+            orders(2).build(),
+            JoinKind.of(JoinType.INNER),
+            keys(0),
+            keys(1),
+            null,
+            JoinDistribution.BROADCAST);
+    assertInvalid(broadcast::checkInputsDistributed).hasMessageContaining("must be a Broadcast");
   }
 
   @Test
-  void finalAndSingleAggregatesNeedGroupsInOnePartition() {
+  void finalAndSingleAggregatesNeedGroupsInOnePartitionOnceDistributed() {
     PlanBuilder scan = orders(3);
     AggregateCall total = scan.call(SUM, 2, "total");
-    assertInvalid(() -> scan.aggregate(SINGLE, keys(1), total))
+    Aggregate single = (Aggregate) scan.aggregate(SINGLE, keys(1), total).build();
+    assertThat(single.inputsDistributed()).isFalse();
+    assertInvalid(single::checkInputsDistributed)
         .hasMessageContaining("hash-repartition the input on group key columns [1]");
-    assertInvalid(() -> scan.aggregate(PARTIAL, keys(), total).aggregate(FINAL, keys(), total))
-        .hasMessageContaining("coalesce its input to 1");
+    Aggregate global =
+        (Aggregate) scan.aggregate(PARTIAL, keys(), total).aggregate(FINAL, keys(), total).build();
+    assertInvalid(global::checkInputsDistributed).hasMessageContaining("coalesce its input to 1");
     assertThat(scan.repartition(hash(1), 4).aggregate(SINGLE, keys(1), total).partitions())
         .isEqualTo(4);
   }
@@ -207,7 +213,9 @@ class PlanBuilderTest {
     assertInvalid(() -> orders(2).union(customers(2))).hasMessageContaining("3 columns");
     assertMismatch(() -> orders(2).select(3).union(customers(2).select(0)))
         .hasMessageContaining("cast one of them");
-    assertInvalid(() -> orders(2).select(0).union(customers(3).select(0)))
+    Union counts = (Union) orders(2).select(0).union(customers(3).select(0)).build();
+    assertThat(counts.partitions()).isEqualTo(3); // the planner's pass spreads input 0 to 3
+    assertInvalid(counts::checkInputsDistributed)
         .hasMessageContaining("3 partitions, input 0 has 2");
   }
 

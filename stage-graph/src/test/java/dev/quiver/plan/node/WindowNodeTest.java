@@ -20,11 +20,18 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.math.BigDecimal;
 import java.util.List;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /** The window node: output schema and types, the input it requires, printing, serialization. */
 class WindowNodeTest {
   private static final WindowFrame RUNNING = WindowFrame.DEFAULT_ORDERED;
+
+  /** The stage cutter's check of a window built over inputs that may not be distributed. */
+  private static ThrowingCallable checked(PlanBuilder window) {
+    Window node = (Window) window.build();
+    return node::checkInputsDistributed;
+  }
 
   private static PlanBuilder sortedByCustomerAndDate() {
     return orders(3).repartition(hash(1), 4).sort(SortKey.asc(1), SortKey.asc(3));
@@ -86,39 +93,43 @@ class WindowNodeTest {
   }
 
   @Test
-  void needsItsInputSortedByPartitionThenOrderKeys() {
+  void needsItsInputSortedByPartitionThenOrderKeysOnceDistributed() {
     PlanBuilder unsorted = orders(3).repartition(hash(1), 4);
     assertThatThrownBy(
-            () ->
+            checked(
                 unsorted.window(
-                    keys(1), List.of(SortKey.asc(3)), WindowCall.ranking(WindowFunction.RANK, "r")))
+                    keys(1),
+                    List.of(SortKey.asc(3)),
+                    WindowCall.ranking(WindowFunction.RANK, "r"))))
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("sorted by the partition keys [#1] then the order keys")
         .hasMessageContaining("not sorted");
     PlanBuilder wrongOrder = unsorted.sort(SortKey.asc(1), SortKey.desc(3));
     assertThatThrownBy(
-            () ->
+            checked(
                 wrongOrder.window(
-                    keys(1), List.of(SortKey.asc(3)), WindowCall.ranking(WindowFunction.RANK, "r")))
+                    keys(1),
+                    List.of(SortKey.asc(3)),
+                    WindowCall.ranking(WindowFunction.RANK, "r"))))
         .hasMessageContaining("is sorted by [#1 ASC NULLS LAST, #3 DESC NULLS FIRST]");
   }
 
   @Test
-  void needsItsPartitionsHashedOnPartitionKeysOrOnePartition() {
+  void needsItsPartitionsHashedOnPartitionKeysOrOnePartitionOnceDistributed() {
     PlanBuilder elsewhere = orders(3).repartition(hash(0), 4).sort(SortKey.asc(1));
     assertThatThrownBy(
-            () ->
+            checked(
                 elsewhere.window(
-                    keys(1), List.of(), WindowCall.ranking(WindowFunction.ROW_NUMBER, "n")))
+                    keys(1), List.of(), WindowCall.ranking(WindowFunction.ROW_NUMBER, "n"))))
         .isInstanceOf(QuiverException.class)
         .satisfies(
             e -> assertThat(((QuiverException) e).code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
         .hasMessageContaining("hash-repartition the input on partition key columns [#1]");
     PlanBuilder many = orders(3).sort(SortKey.asc(3));
     assertThatThrownBy(
-            () ->
+            checked(
                 many.window(
-                    keys(), List.of(SortKey.asc(3)), WindowCall.ranking(WindowFunction.RANK, "r")))
+                    keys(), List.of(SortKey.asc(3)), WindowCall.ranking(WindowFunction.RANK, "r"))))
         .hasMessageContaining("a window without PARTITION BY needs one partition");
     assertThat(
             orders(3)
