@@ -110,8 +110,7 @@ final class GroupingSets {
     List<Integer> aggKeys = new ArrayList<>(keys);
     aggKeys.add(gid);
     // A single-node aggregate; the planner's pass distributes it like any other aggregate.
-    PlanBuilder grouped =
-        relations.distributed(expanded.aggregate(AggregateMode.SINGLE, aggKeys, calls, globalSets));
+    PlanBuilder grouped = expanded.aggregate(AggregateMode.SINGLE, aggKeys, calls, globalSets);
     return output(grouped, keys, aggCalls, names);
   }
 

@@ -82,11 +82,9 @@ final class JoinTranslator {
     JoinKind kind = kind(join, type, leftKeys, rightKeys, left, right, residualExpr, nullSafe);
     JoinDistribution distribution = distribution(join, type, kind, probe.plan(), buildLeft);
     PlanBuilder joined =
-        inputs.distributed(
-            probe
-                .plan()
-                .hashJoin(
-                    kind, build.plan(), build.keys(), probe.keys(), residualExpr, distribution));
+        probe
+            .plan()
+            .hashJoin(kind, build.plan(), build.keys(), probe.keys(), residualExpr, distribution);
     return restoreColumns(join, joined, type, sides[0], sides[1], buildLeft);
   }
 
@@ -265,7 +263,7 @@ final class JoinTranslator {
     }
     PlanBuilder probe = buildLeft ? right : left;
     PlanBuilder build = buildLeft ? left : right;
-    PlanBuilder joined = inputs.distributed(probe.nestedLoopJoin(type, build, condition));
+    PlanBuilder joined = probe.nestedLoopJoin(type, build, condition);
     return restoreColumns(join, joined, type, l, r, buildLeft);
   }
 }

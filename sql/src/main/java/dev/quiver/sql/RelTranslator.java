@@ -48,11 +48,10 @@ import org.apache.calcite.util.mapping.Mapping;
 import org.apache.calcite.util.mapping.Mappings;
 
 /**
- * Translates an optimized Calcite logical plan into Quiver plan nodes. Joins, aggregates, grouping
- * sets, windows and unions are built as single-node operators whose exchanges the planner's pass
- * places ({@link EnforceDistribution}, run on each as it is built: {@link #distributed}); ORDER BY
- * and LIMIT are still distributed here: per-task sort or top-k plus an ordered merge, and a global
- * limit on a single partition. Anything else is rejected with "not supported" rather than planned
+ * Translates an optimized Calcite logical plan into a single-node Quiver plan: joins with their
+ * strategy, SINGLE aggregates, grouping sets, windows, unions, GLOBAL sorts, top-k and limits, and
+ * no exchanges; {@link SqlPlanner} then runs the planner's pass ({@link EnforceDistribution}),
+ * which places every exchange. Anything else is rejected with "not supported" rather than planned
  * wrongly.
  */
 final class RelTranslator {
@@ -61,14 +60,12 @@ final class RelTranslator {
   private final JoinTranslator joins;
   private final WindowTranslator windows;
   private final SetOpTranslator setOps;
-  private final EnforceDistribution enforce;
   // The catalog table of every source this translator built, for predicate pushdown.
   private final Map<TableSource, CatalogTable> tables = new IdentityHashMap<>();
 
   RelTranslator(PlannerOptions options) {
     this.options = options;
     this.parallelism = options.parallelism();
-    this.enforce = EnforceDistribution.withParallelism(parallelism);
     this.joins = new JoinTranslator(this, options);
     this.windows = new WindowTranslator(this);
     this.setOps = new SetOpTranslator(this);
@@ -251,7 +248,7 @@ final class RelTranslator {
   /** UNION ALL of {@code inputs}; the pass brings them to the same number of partitions. */
   PlanBuilder unionAll(List<PlanBuilder> inputs) {
     PlanBuilder first = inputs.get(0);
-    return distributed(first.union(inputs.subList(1, inputs.size()).toArray(new PlanBuilder[0])));
+    return first.union(inputs.subList(1, inputs.size()).toArray(new PlanBuilder[0]));
   }
 
   private static PlanBuilder castTo(PlanBuilder plan, RelDataType rowType) {
@@ -327,43 +324,27 @@ final class RelTranslator {
     }
     // A single-node aggregate; the pass splits it into PARTIAL, exchange, FINAL (or adds the
     // exchange below it) unless its input already holds every group in one partition.
-    return distributed(input.aggregate(AggregateMode.SINGLE, keys, calls));
+    return input.aggregate(AggregateMode.SINGLE, keys, calls);
   }
 
   /**
-   * {@code plan} with the exchanges its root node needs, placed by the planner's pass right away
-   * ({@link EnforceDistribution#enforceAt}): sorts and limits are still translated with their own
-   * exchanges and read their input's partition count as they are built, so everything below them
-   * must be distributed first.
+   * ORDER BY, LIMIT and OFFSET as single-node operators: a GLOBAL sort, top-k or limit, whose
+   * exchanges (a sort or top-k per partition and a merge, a local limit and a gather) the planner's
+   * pass places.
    */
-  PlanBuilder distributed(PlanBuilder plan) {
-    return PlanBuilder.from(enforce.enforceAt(plan.build()));
-  }
-
   private PlanBuilder sort(Sort sort) {
     PlanBuilder input = translate(sort.getInput());
     long offset = sort.offset == null ? 0 : longValue(sort.offset);
     long fetch = sort.fetch == null ? Limit.ALL : longValue(sort.fetch);
-    List<SortKey> keys = new ArrayList<>();
-    for (RelFieldCollation field : sort.getCollation().getFieldCollations()) {
-      keys.add(sortKey(field));
-    }
+    SortKey[] keys =
+        sort.getCollation().getFieldCollations().stream()
+            .map(RelTranslator::sortKey)
+            .toArray(SortKey[]::new);
     boolean limited = fetch != Limit.ALL || offset > 0;
-    if (keys.isEmpty()) {
-      if (input.partitions() > 1) {
-        input = (fetch == Limit.ALL ? input : input.localLimit(offset + fetch)).coalesce(1);
-      }
+    if (keys.length == 0) {
       return limited ? input.limit(offset, fetch) : input;
     }
-    if (input.partitions() == 1) {
-      return limited ? input.topK(keys, fetch, offset) : input.sort(keys.toArray(new SortKey[0]));
-    }
-    PlanBuilder sorted =
-        fetch == Limit.ALL
-            ? input.sort(keys.toArray(new SortKey[0]))
-            : input.localTopK(keys, offset + fetch);
-    PlanBuilder merged = sorted.merge(keys.toArray(new SortKey[0]));
-    return limited ? merged.limit(offset, fetch) : merged;
+    return limited ? input.topK(List.of(keys), fetch, offset) : input.orderBy(keys);
   }
 
   /** The sort key of one collation field, with Calcite's default null direction. */

@@ -109,7 +109,7 @@ final class SetOpTranslator {
     for (int i = 0; i < inputCount; i++) {
       calls.add(union.call(AggregateFunction.COUNT, width + i, "count_" + i));
     }
-    return translator.distributed(union.aggregate(AggregateMode.SINGLE, keys, calls));
+    return union.aggregate(AggregateMode.SINGLE, keys, calls);
   }
 
   private static Expr allPositive(List<Expr> counts) {

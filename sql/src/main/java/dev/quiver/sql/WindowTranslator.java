@@ -84,9 +84,7 @@ final class WindowTranslator {
         order.add(RelTranslator.sortKey(field));
       }
       // A single-node window; the planner's pass partitions and sorts its input.
-      plan =
-          relations.distributed(
-              plan.window(partition, order, groupCalls.get(g).toArray(new WindowCall[0])));
+      plan = plan.window(partition, order, groupCalls.get(g).toArray(new WindowCall[0]));
     }
     if (!extra.isEmpty()) {
       List<Integer> kept = new ArrayList<>();

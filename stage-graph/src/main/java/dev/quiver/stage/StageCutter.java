@@ -158,6 +158,7 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitSort(Sort node) {
+    node.checkInputsDistributed();
     return inStage(node);
   }
 

@@ -39,7 +39,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * One test per rewrite of {@code dev.quiver.plan.rewrite}: at more than one task the plan as
  * written ({@link StagePlanner#withoutRewrites()}) gives a wrong answer on Flink, and the rewritten
- * plan gives the right one.
+ * plan gives the right one; and the global limit, which the EnforceDistribution pass places in
+ * every plan.
  */
 @ExtendWith(ArrowLeakCheck.class)
 class RewritesTest {
@@ -54,20 +55,27 @@ class RewritesTest {
     return PlanRuns.run(plan, planner, new StageGraphCompiler(), allocator).rows();
   }
 
-  /** GlobalLimitSinglePartition: LIMIT 10 OFFSET 5 and a global top-k over several partitions. */
+  /**
+   * GlobalLimitSinglePartition, which the EnforceDistribution pass applies (so with or without the
+   * rewrites): LIMIT 10 OFFSET 5 and a global top-k over several partitions are right, where a
+   * limit per task would keep 10 rows of each.
+   */
   @ParameterizedTest(name = "{0} tasks")
   @ValueSource(ints = {2, 4})
   void globalLimitSinglePartition(int tasks, BufferAllocator allocator) throws Exception {
     PlanNode limit = spread(0, 3000, tasks).limit(5, 10).build();
-    // As written, every task skips 5 and keeps 10 of its own rows.
-    assertThat(run(limit, false, allocator)).hasSize(10 * tasks);
-    List<List<Object>> limited = run(limit, true, allocator);
-    assertThat(limited).hasSize(10).doesNotHaveDuplicates();
-    assertThat(rows(0, 3000)).containsAll(limited);
+    for (boolean rewrite : new boolean[] {false, true}) {
+      List<List<Object>> limited = run(limit, rewrite, allocator);
+      assertThat(limited).hasSize(10).doesNotHaveDuplicates();
+      assertThat(rows(0, 3000)).containsAll(limited);
+    }
 
     PlanNode topK = spread(0, 3000, tasks).topK(List.of(SortKey.asc(ID)), 10, 0).build();
-    assertThat(run(topK, false, allocator)).hasSize(10 * tasks);
+    assertThat(run(topK, false, allocator)).isEqualTo(rows(0, 10));
     assertThat(run(topK, true, allocator)).isEqualTo(rows(0, 10));
+
+    PlanNode sorted = spread(0, 3000, tasks).orderBy(SortKey.asc(ID)).build();
+    assertThat(run(sorted, false, allocator)).isEqualTo(rows(0, 3000));
   }
 
   /**

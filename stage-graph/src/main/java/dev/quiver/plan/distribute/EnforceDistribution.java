@@ -7,13 +7,18 @@ import dev.quiver.plan.node.Broadcast;
 import dev.quiver.plan.node.Coalesce;
 import dev.quiver.plan.node.DefaultPlanVisitor;
 import dev.quiver.plan.node.HashJoin;
+import dev.quiver.plan.node.Limit;
+import dev.quiver.plan.node.LimitScope;
 import dev.quiver.plan.node.NestedLoopJoin;
 import dev.quiver.plan.node.Partitioning;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.Repartition;
 import dev.quiver.plan.node.Sort;
+import dev.quiver.plan.node.SortPreservingMerge;
+import dev.quiver.plan.node.TopK;
 import dev.quiver.plan.node.Union;
 import dev.quiver.plan.node.Window;
+import dev.quiver.plan.rewrite.GlobalLimitSinglePartition;
 import dev.quiver.plan.rewrite.PlanRewrite;
 import dev.quiver.plan.sort.SortKey;
 import java.util.ArrayList;
@@ -77,6 +82,16 @@ import java.util.List;
  *                                     input (m)
  * </pre>
  *
+ * <pre>
+ *   Sort[GLOBAL, keys]            SortPreservingMerge[keys]          (one input partition: a LOCAL
+ *     input (n > 1)       ─►        Sort[keys]                        Sort, nothing moves)
+ *                                     input (n)
+ *
+ *   Limit[GLOBAL] / TopK[GLOBAL]  as {@link GlobalLimitSinglePartition} writes them: a LOCAL limit
+ *     input (n > 1)                 or top-k per partition, gathered or merged into one, then the
+ *                                   GLOBAL limit
+ * </pre>
+ *
  * An aggregate whose input already holds every group in one partition (one partition, or hashed on
  * a subset of its keys, e.g. by a partitioned join on them) stays a SINGLE aggregate in place.
  *
@@ -88,6 +103,7 @@ import java.util.List;
  */
 public final class EnforceDistribution implements PlanRewrite {
   private final int parallelism; // 0: the larger input's partition count
+  private final GlobalLimitSinglePartition globalLimits = new GlobalLimitSinglePartition();
 
   private EnforceDistribution(int parallelism) {
     this.parallelism = parallelism;
@@ -206,6 +222,26 @@ public final class EnforceDistribution implements PlanRewrite {
                     : new Repartition(input, Repartition.Scheme.roundRobin(), count));
           }
           return union.withChildren(inputs);
+        }
+
+        @Override
+        public PlanNode visitSort(Sort sort) {
+          if (sort.scope() == LimitScope.LOCAL) {
+            return sort;
+          }
+          PlanNode input = sort.input();
+          Sort local = new Sort(input, sort.keys());
+          return input.partitions() == 1 ? local : new SortPreservingMerge(local, sort.keys());
+        }
+
+        @Override
+        public PlanNode visitLimit(Limit limit) {
+          return limit.accept(globalLimits);
+        }
+
+        @Override
+        public PlanNode visitTopK(TopK topK) {
+          return topK.accept(globalLimits);
         }
 
         @Override

@@ -1,14 +1,15 @@
 package dev.quiver.plan.node;
 
 /**
- * Whether a {@link Limit} or {@link TopK} applies to each partition or to the whole input.
+ * Whether a {@link Limit}, {@link TopK} or {@link Sort} applies to each partition or to the whole
+ * input.
  *
  * <pre>
  *   LOCAL:  p0 ─► first n of p0     GLOBAL:  p0 ─┐
  *           p1 ─► first n of p1              p1 ─┴─► first n of all rows (one partition)
  * </pre>
  *
- * A GLOBAL limit is only right over one partition; {@code GlobalLimitSinglePartition} makes its
+ * A GLOBAL one is only right over one partition; the {@code EnforceDistribution} pass makes its
  * input one partition before the plan is cut into stages.
  */
 public enum LimitScope {

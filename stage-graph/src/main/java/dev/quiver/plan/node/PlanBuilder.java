@@ -185,6 +185,14 @@ public final class PlanBuilder {
   }
 
   /**
+   * Sorts all rows into one order (SQL's ORDER BY): a GLOBAL {@link Sort}, which the planner's
+   * first pass makes a sort per partition and a merge.
+   */
+  public PlanBuilder orderBy(SortKey... keys) {
+    return new PlanBuilder(new Sort(node, List.of(keys), LimitScope.GLOBAL));
+  }
+
+  /**
    * Window functions over this plan. {@link Window} needs its input hash-partitioned on the
    * partition keys and each partition sorted by them and then by the order keys; the planner's
    * first pass adds the exchange and the sort where the plan does not have them.

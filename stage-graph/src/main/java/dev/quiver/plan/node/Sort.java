@@ -7,21 +7,31 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Sorts each partition by the keys (stable). A total order over several partitions is a sort per
- * partition followed by a {@link SortPreservingMerge}.
+ * Sorts by the keys (stable). {@link LimitScope#LOCAL}: each partition. {@link LimitScope#GLOBAL}
+ * (SQL's ORDER BY): the whole input in one order, which the planner's {@code EnforceDistribution}
+ * pass turns into a LOCAL sort per partition followed by a {@link SortPreservingMerge} (or a LOCAL
+ * sort of the one partition there is); the stage cutter refuses a GLOBAL sort of several
+ * partitions.
  */
 public final class Sort extends PlanNode {
   private static final long serialVersionUID = 1L;
 
   private final List<SortKey> keys;
+  private final LimitScope scope;
 
+  /** A LOCAL sort: each partition by itself. */
   public Sort(PlanNode input, List<SortKey> keys) {
+    this(input, keys, LimitScope.LOCAL);
+  }
+
+  public Sort(PlanNode input, List<SortKey> keys, LimitScope scope) {
     super(
         List.of(requireNonNull(input, "input is null")),
         input.schema(),
         input.partitioning(),
         checked(input, keys, "Sort"));
     this.keys = List.copyOf(keys);
+    this.scope = requireNonNull(scope, "scope is null");
   }
 
   static List<SortKey> checked(PlanNode input, List<SortKey> keys, String node) {
@@ -42,6 +52,20 @@ public final class Sort extends PlanNode {
     return keys;
   }
 
+  public LimitScope scope() {
+    return scope;
+  }
+
+  /** Fails for a GLOBAL sort of several partitions; the stage cutter calls this. */
+  public void checkInputsDistributed() {
+    PlanChecks.check(
+        scope == LimitScope.LOCAL || input().partitions() == 1,
+        toString(),
+        "a GLOBAL sort needs one input partition, got "
+            + input().partitions()
+            + " (the EnforceDistribution pass sorts each and merges them)");
+  }
+
   @Override
   public <R> R accept(PlanVisitor<R> visitor) {
     return visitor.visitSort(this);
@@ -49,12 +73,12 @@ public final class Sort extends PlanNode {
 
   @Override
   public PlanNode withChildren(List<PlanNode> children) {
-    return sameChildren(children) ? this : new Sort(children.get(0), keys);
+    return sameChildren(children) ? this : new Sort(children.get(0), keys, scope);
   }
 
-  /** {@code Sort[#1 DESC NULLS FIRST, #0 ASC NULLS LAST]}. */
+  /** {@code Sort[#1 DESC NULLS FIRST, #0 ASC NULLS LAST]}, {@code Sort[GLOBAL, #0 ASC ...]}. */
   @Override
   public String toString() {
-    return "Sort[" + keys(keys) + "]";
+    return "Sort[" + (scope == LimitScope.GLOBAL ? "GLOBAL, " : "") + keys(keys) + "]";
   }
 }

@@ -9,7 +9,10 @@ import dev.quiver.plan.node.SortPreservingMerge;
 import dev.quiver.plan.node.TopK;
 
 /**
- * A GLOBAL limit or top-k over more than one partition gets a single-partition input.
+ * A GLOBAL limit or top-k over more than one partition gets a single-partition input. The planner's
+ * {@code EnforceDistribution} pass applies it to every GLOBAL limit and top-k (it is not one of the
+ * {@link Rewrites#defaults()}); it stays a rewrite of its own so that it can be tested and used
+ * alone.
  *
  * <p>Why: a plan cut into stages runs every node once per task. A GLOBAL {@code LIMIT 10} over 4
  * partitions would run as 4 limits and return up to 40 rows (an OFFSET would skip rows 4 times); a

@@ -7,14 +7,12 @@ public final class Rewrites {
   private Rewrites() {}
 
   /**
-   * {@link GlobalLimitSinglePartition}, {@link PartitionedJoinForUnmatchedBuildRows}, {@link
-   * NestedLoopJoinSingleProbe}. They do not depend on each other's output; the order only fixes
-   * where exchanges appear when two of them touch the same part of a plan.
+   * {@link PartitionedJoinForUnmatchedBuildRows}, {@link NestedLoopJoinSingleProbe}. They do not
+   * depend on each other's output; the order only fixes where exchanges appear when both touch the
+   * same part of a plan. (A GLOBAL limit or top-k over several partitions is the {@code
+   * EnforceDistribution} pass's, which runs before them: {@link GlobalLimitSinglePartition}.)
    */
   public static List<PlanRewrite> defaults() {
-    return List.of(
-        new GlobalLimitSinglePartition(),
-        new PartitionedJoinForUnmatchedBuildRows(),
-        new NestedLoopJoinSingleProbe());
+    return List.of(new PartitionedJoinForUnmatchedBuildRows(), new NestedLoopJoinSingleProbe());
   }
 }
