@@ -84,7 +84,7 @@ public final class SqlPlanner {
 
   private RelNode toRel(String sql) {
     Planner planner = Frameworks.getPlanner(config());
-    String text = withoutTerminator(sql);
+    String text = DateFunctionSyntax.unquoteUnits(withoutTerminator(sql));
     try {
       SqlNode parsed = planner.parse(text);
       Statements.checkQuery(parsed, text); // DDL, DML, SET: before the validator trips on them
