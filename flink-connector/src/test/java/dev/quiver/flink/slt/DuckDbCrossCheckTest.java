@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A check of the {@code .slt} files' expected rows against DuckDB, part of the suite (so CI
  * cross-checks every record); run alone with {@code mvn test -pl flink-connector -am
- * -Dtest=DuckDbCrossCheck -Dsurefire.failIfNoSpecifiedTests=false}. Each file gets a fresh
+ * -Dtest=DuckDbCrossCheckTest -Dsurefire.failIfNoSpecifiedTests=false}. Each file gets a fresh
  * in-memory database with its tables, DuckDB's defaults set to Calcite's where they differ (NULLS
  * LAST ascending and FIRST descending; integer {@code /}), and records marked {@code skipif duckdb}
  * are left out.
@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * Statements that must fail are reported when DuckDB does not fail, but do not fail the check
  * (DuckDB's {@code 1 / 0} is NULL, for one). Prints DuckDB's rows for every mismatch.
  */
-class DuckDbCrossCheck {
+class DuckDbCrossCheckTest {
   private static final MathContext DIGITS = new MathContext(12);
 
   @Test
@@ -110,7 +110,7 @@ class DuckDbCrossCheck {
     for (String line : lines) {
       normalized.add(
           Arrays.stream(line.split(" ", -1))
-              .map(DuckDbCrossCheck::lenientToken)
+              .map(DuckDbCrossCheckTest::lenientToken)
               .collect(Collectors.joining(" ")));
     }
     return normalized;
