@@ -95,10 +95,7 @@ public final class TypeRules {
       case MULTIPLY:
         return bounded(p1 + p2 + 1, s1 + s2);
       case DIVIDE:
-        {
-          int scale = Math.max(6, s1 + p2 + 1);
-          return bounded(p1 - s1 + s2 + scale, scale);
-        }
+        return bounded(quotientPrecision(a, b), quotientScale(a, b));
       case MODULO:
         {
           int scale = Math.max(s1, s2);
@@ -114,10 +111,17 @@ public final class TypeRules {
    * 38 digits, so that {@link #decimal} need not shrink its scale; see the class comment.
    */
   public static boolean quotientFits(SqlType a, SqlType b) {
-    SqlType x = asDecimal(a);
-    SqlType y = asDecimal(b);
-    int scale = Math.max(6, x.scale() + y.precision() + 1);
-    return x.precision() - x.scale() + y.scale() + scale <= SqlType.MAX_PRECISION;
+    return quotientPrecision(asDecimal(a), asDecimal(b)) <= SqlType.MAX_PRECISION;
+  }
+
+  /** The exact scale of decimal {@code a / b}: {@code max(6, s1 + p2 + 1)}. */
+  private static int quotientScale(SqlType a, SqlType b) {
+    return Math.max(6, a.scale() + b.precision() + 1);
+  }
+
+  /** The exact precision of decimal {@code a / b}, before the cap at 38. */
+  private static int quotientPrecision(SqlType a, SqlType b) {
+    return a.precision() - a.scale() + b.scale() + quotientScale(a, b);
   }
 
   /** Integer promotion: both promoted to at least INTEGER, then the wider. */
