@@ -8,9 +8,10 @@ import java.io.Serializable;
  * The unit of scan work: one whole file.
  *
  * <p>Parquet row groups are not separate splits: Arrow's Java dataset API cannot read a chosen
- * subset of a file's row groups, so a file is always read by one task. Row groups still matter:
- * their statistics skip whole files at planning time and single row groups while reading (see
- * {@link ScanPredicate}), and {@link #bytes} counts only the row groups that may match.
+ * subset of a file's row groups, so a file is always read by one task (the planner then spreads a
+ * large file's rows over the tasks after reading, {@code SpreadUnbalancedScans}). Row groups still
+ * matter: their statistics skip whole files at planning time and single row groups while reading
+ * (see {@link ScanPredicate}), and {@link #bytes} counts only the row groups that may match.
  *
  * @param path the absolute file path
  * @param format the file's format

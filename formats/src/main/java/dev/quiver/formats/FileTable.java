@@ -2,8 +2,8 @@ package dev.quiver.formats;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.plan.distribute.SplitAssigner;
 import dev.quiver.plan.node.SplitUnit;
-import dev.quiver.stage.SplitAssigner;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;

@@ -3,6 +3,7 @@ package dev.quiver.sql;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.distribute.EnforceDistribution;
+import dev.quiver.plan.distribute.SpreadUnbalancedScans;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.type.TypeRules;
 import java.time.LocalDate;
@@ -60,9 +61,12 @@ public final class SqlPlanner {
     // renames (SELECT b AS s ...) also drops its names.
     List<String> names = rel.getRowType().getFieldNames();
     RelNode logical = LogicalRewrites.apply(rel);
-    // A single-node plan, then the pass that places every exchange at the query's parallelism.
-    return EnforceDistribution.withParallelism(options.parallelism())
-        .apply(new RelTranslator(options).translateRoot(logical, names).build());
+    // A single-node plan, then the passes that place every exchange at the query's parallelism.
+    PlanNode plan = new RelTranslator(options).translateRoot(logical, names).build();
+    plan =
+        SpreadUnbalancedScans.withParallelism(options.parallelism(), options.spreadThresholdBytes())
+            .apply(plan);
+    return EnforceDistribution.withParallelism(options.parallelism()).apply(plan);
   }
 
   /** The optimized Calcite plan, for debugging and tests. */

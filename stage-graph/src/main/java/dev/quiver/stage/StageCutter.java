@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
+import dev.quiver.plan.distribute.SplitAssigner;
 import dev.quiver.plan.node.Aggregate;
 import dev.quiver.plan.node.Broadcast;
 import dev.quiver.plan.node.Distribution;

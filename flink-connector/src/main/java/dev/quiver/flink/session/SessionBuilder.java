@@ -6,6 +6,7 @@ import dev.quiver.flink.batch.BatchCompression;
 import dev.quiver.flink.compiler.StageGraphCompiler;
 import dev.quiver.flink.compiler.StageOutputHook;
 import dev.quiver.flink.stage.StageTaskFactory;
+import dev.quiver.plan.distribute.SpreadUnbalancedScans;
 import dev.quiver.sql.PlannerOptions;
 import java.util.List;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -40,6 +41,7 @@ public final class SessionBuilder {
   private int parallelism = defaultParallelism();
   private BatchCompression compression = BatchCompression.NONE;
   private long broadcastThreshold = PlannerOptions.DEFAULT_BROADCAST_THRESHOLD;
+  private long spreadThreshold = SpreadUnbalancedScans.DEFAULT_MIN_EXCESS_BYTES;
   private long taskMemoryBudget = StageTaskFactory.MANAGED_MEMORY;
   private final Configuration configuration = new Configuration();
   private String remoteHost;
@@ -84,7 +86,6 @@ public final class SessionBuilder {
     return this;
   }
 
-  /** The compression of batches sent between stages (default none: best for a local cluster). */
   /**
    * Joins whose build side is estimated at most {@code bytes} broadcast it instead of shuffling
    * both sides (default {@link PlannerOptions#DEFAULT_BROADCAST_THRESHOLD}; 0 turns broadcast joins
@@ -95,6 +96,20 @@ public final class SessionBuilder {
       throw new IllegalArgumentException("broadcast threshold is negative: " + bytes);
     }
     this.broadcastThreshold = bytes;
+    return this;
+  }
+
+  /**
+   * A scan whose most loaded task would read at least {@code bytes} more than its share (a table
+   * stored as one large file) has its rows spread round-robin over every task before the joins and
+   * aggregates above it (default {@link SpreadUnbalancedScans#DEFAULT_MIN_EXCESS_BYTES}; {@link
+   * Long#MAX_VALUE} never spreads, 0 spreads every unbalanced scan).
+   */
+  public SessionBuilder spreadThreshold(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("spread threshold is negative: " + bytes);
+    }
+    this.spreadThreshold = bytes;
     return this;
   }
 
@@ -113,6 +128,7 @@ public final class SessionBuilder {
     return this;
   }
 
+  /** The compression of batches sent between stages (default none: best for a local cluster). */
   public SessionBuilder compression(BatchCompression value) {
     this.compression = requireNonNull(value, "value is null");
     return this;
@@ -148,7 +164,7 @@ public final class SessionBuilder {
       compiler = compiler.withTaskMemoryBudget(taskMemoryBudget);
     }
     return new QuiverSession(
-        cluster, new PlannerOptions(parallelism, broadcastThreshold), compiler);
+        cluster, new PlannerOptions(parallelism, broadcastThreshold, spreadThreshold), compiler);
   }
 
   private Configuration flinkConfiguration() {

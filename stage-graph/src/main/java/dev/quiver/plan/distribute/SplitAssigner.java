@@ -1,4 +1,4 @@
-package dev.quiver.stage;
+package dev.quiver.plan.distribute;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,4 +1,4 @@
-package dev.quiver.stage;
+package dev.quiver.plan.distribute;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
