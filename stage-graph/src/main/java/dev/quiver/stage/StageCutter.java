@@ -28,7 +28,9 @@ import dev.quiver.plan.node.Union;
 import dev.quiver.plan.node.Values;
 import dev.quiver.plan.node.Window;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Cuts a plan into stages, bottom-up: each exchange's input becomes a stage of its own and the
@@ -57,20 +59,68 @@ import java.util.List;
  * build sub-plan runs once while the join runs in every task of the probe side.
  *
  * <p>Scans get their split assignment here ({@link SplitAssigner}).
+ *
+ * <p>Shared stages ({@link #cutSharing}): a stage equal to one already cut (the same plan, whose
+ * stage inputs read the same stages, and the same output distribution) is that stage, so a subplan
+ * that occurs several times becomes one stage that several stage inputs read, and the graph a DAG.
+ * Equal stages arise from equal exchange inputs (two {@code Broadcast}s of the same scan) and from
+ * the {@code Coalesce[n -> n]} that {@link SharedSubplans} puts above a repeated subplan. A stage
+ * that would only forward another stage of the same tasks unsplit (an exchange right above such a
+ * coalesce) is not made: its consumer reads the other stage directly, in its own mode.
  */
 final class StageCutter implements PlanVisitor<PlanNode> {
   private final List<Stage> stages = new ArrayList<>();
+  private final Map<StageKey, Integer> cut = new HashMap<>(); // only when sharing
 
-  /** Cuts {@code plan}; the returned graph's last stage runs the plan's root. */
+  private final boolean share;
+
+  private StageCutter(boolean share) {
+    this.share = share;
+  }
+
+  /** A stage's content: equal keys would be equal stages. */
+  private record StageKey(PlanNode plan, OutputDistribution distribution) {}
+
+  /** Cuts {@code plan} into a tree of stages; the graph's last stage runs the plan's root. */
   static StageGraph cut(PlanNode plan) {
+    return cut(plan, false);
+  }
+
+  /** Cuts {@code plan}, making equal stages one: the graph is a DAG. */
+  static StageGraph cutSharing(PlanNode plan) {
+    return cut(plan, true);
+  }
+
+  private static StageGraph cut(PlanNode plan, boolean share) {
     requireNonNull(plan, "plan is null");
-    StageCutter cutter = new StageCutter();
+    StageCutter cutter = new StageCutter(share);
     PlanNode root = plan.accept(cutter);
-    cutter.addStage(root, OutputDistribution.none());
+    cutter.stages.add(new Stage(cutter.stages.size(), root, OutputDistribution.none()));
     return new StageGraph(cutter.stages);
   }
 
   private int addStage(PlanNode plan, OutputDistribution distribution) {
+    if (!share) {
+      return newStage(plan, distribution);
+    }
+    StageInput forwarded = StageInput.as(plan);
+    if (forwarded != null
+        && forwarded.mode() == InputMode.FORWARD
+        && distribution.kind() == OutputDistribution.Kind.NONE
+        && stages.get(forwarded.stage()).distribution().kind() == OutputDistribution.Kind.NONE) {
+      return forwarded.stage(); // the stage would only pass that one's output on
+    }
+    StageKey key = new StageKey(plan, distribution);
+    Integer known = cut.get(key);
+    if (known != null) {
+      return known;
+    }
+    int id = newStage(plan, distribution);
+    cut.put(key, id);
+    return id;
+  }
+
+  private int newStage(PlanNode plan, OutputDistribution distribution) {
     int id = stages.size();
     stages.add(new Stage(id, plan, distribution));
     return id;

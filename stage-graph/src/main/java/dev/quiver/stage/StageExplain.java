@@ -24,6 +24,10 @@ import java.util.function.Function;
  *   Aggregate[FINAL, keys=[#1], calls=[sum(#2) AS total]]
  *     StageInput[stage=0, SHUFFLE]
  * </pre>
+ *
+ * A stage that several stage inputs read (a shared subplan, computed once) says who reads it at the
+ * end of its header, {@code readers=[3, 5, 5]} (stage 5 reads it twice); in DOT it is one box,
+ * drawn bold, with an edge to each reader.
  */
 public final class StageExplain {
   private StageExplain() {}
@@ -66,7 +70,8 @@ public final class StageExplain {
       for (String line : tree(stage.plan())) {
         label.append(escape(line)).append("\\l");
       }
-      dot.append("  s").append(stage.id()).append(" [label=\"").append(label).append("\"];\n");
+      dot.append("  s").append(stage.id()).append(" [label=\"").append(label).append('"');
+      dot.append(graph.isShared(stage.id()) ? ", style=bold" : "").append("];\n");
     }
     for (Stage stage : graph.stages()) {
       for (StageInput input : stage.inputs()) {
@@ -90,7 +95,12 @@ public final class StageExplain {
       header.append(i == 0 ? "" : ", ").append(inputs.get(i).stage()).append(' ');
       header.append(inputs.get(i).mode());
     }
-    return header.append(']').toString();
+    header.append(']');
+    List<Integer> readers = graph.readers(stage.id());
+    if (readers.size() > 1) {
+      header.append("  readers=").append(readers);
+    }
+    return header.toString();
   }
 
   private static List<String> tree(PlanNode plan) {

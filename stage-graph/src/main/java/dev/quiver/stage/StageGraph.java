@@ -13,8 +13,10 @@ import java.util.function.Function;
 /**
  * The stages of one query in topological order: every stage's inputs come before it, ids are the
  * positions 0..n-1, and the last stage's output is the query result. Immutable and {@link
- * Serializable}; the constructor checks that every stage but the last is read by exactly one input
- * of a later stage, and that every edge is consistent with its mode:
+ * Serializable}. A DAG: a stage may be read by several stage inputs (a subplan computed once for
+ * several consumers, see {@link SharedSubplans}). The constructor checks that every stage but the
+ * last is read by at least one input of a later stage, and that every edge is consistent with its
+ * mode:
  *
  * <pre>
  *   FORWARD    producer tasks == consumer tasks
@@ -43,15 +45,10 @@ public final class StageGraph implements Serializable {
         checkEdge(stage, input);
       }
     }
-    // A plan is a tree: every stage but the result feeds exactly one input of one consumer.
+    // A DAG: a stage may feed several inputs (a shared subplan), but none is computed for nothing.
     for (Stage stage : this.stages.subList(0, this.stages.size() - 1)) {
-      long reads =
-          this.stages.stream()
-              .flatMap(consumer -> consumer.inputs().stream())
-              .filter(input -> input.stage() == stage.id())
-              .count();
-      if (reads != 1) {
-        throw new IllegalArgumentException(stage + " is read " + reads + " times, not once");
+      if (readers(stage.id()).isEmpty()) {
+        throw new IllegalArgumentException(stage + " is read by no later stage");
       }
     }
   }
@@ -129,6 +126,27 @@ public final class StageGraph implements Serializable {
       }
     }
     return consumers;
+  }
+
+  /**
+   * The consumer of each stage input that reads stage {@code id}, in stage order then plan order: a
+   * stage read by more than one input is shared (a consumer that reads it twice appears twice).
+   */
+  public List<Integer> readers(int id) {
+    List<Integer> readers = new ArrayList<>();
+    for (Stage stage : stages) {
+      for (StageInput input : stage.inputs()) {
+        if (input.stage() == id) {
+          readers.add(stage.id());
+        }
+      }
+    }
+    return readers;
+  }
+
+  /** Whether more than one stage input reads stage {@code id}. */
+  public boolean isShared(int id) {
+    return readers(id).size() > 1;
   }
 
   /** The canonical EXPLAIN text (see {@link StageExplain}). */

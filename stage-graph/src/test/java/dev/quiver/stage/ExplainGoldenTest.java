@@ -49,6 +49,13 @@ class ExplainGoldenTest {
     check("nested_join_of_aggregates.dot", graph.toDot());
   }
 
+  /** A shared stage is one box, drawn bold, with an edge to each reader. */
+  @Test
+  void sharedStageDotMatchesGoldenFile() throws IOException {
+    StageGraph graph = StagePlanner.withDefaultRewrites().plan(GoldenPlans.sharedSubplan());
+    check("shared_subplan.dot", graph.toDot());
+  }
+
   static String explain(PlanNode plan) {
     StagePlanner planner = StagePlanner.withDefaultRewrites();
     PlanNode rewritten = planner.rewrite(plan);

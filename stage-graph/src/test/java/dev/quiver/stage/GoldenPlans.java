@@ -62,6 +62,7 @@ final class GoldenPlans {
     plans.put("window_single_partition", GoldenPlans::windowSinglePartition);
     plans.put("grouping_sets_rollup", GoldenPlans::groupingSetsRollup);
     plans.put("grouping_sets_hashed_input", GoldenPlans::groupingSetsHashedInput);
+    plans.put("shared_subplan", GoldenPlans::sharedSubplan);
     return plans;
   }
 
@@ -219,6 +220,27 @@ final class GoldenPlans {
         .hashJoin(JoinType.INNER, names, keys(0), keys(0), JoinDistribution.PARTITIONED)
         .sort(SortKey.desc(1))
         .merge()
+        .build();
+  }
+
+  /** Totals per customer (a SINGLE aggregate: the planner splits it and shuffles in between). */
+  static PlanBuilder totalsPerCustomer() {
+    PlanBuilder orders = orders(3);
+    return orders.aggregate(SINGLE, keys(1), orders.call(SUM, 2, "total"));
+  }
+
+  /**
+   * A CTE used three times: the totals per customer, the largest of them, and those above 100
+   * joined back to the totals. The totals are one stage that three stage inputs read.
+   */
+  static PlanNode sharedSubplan() {
+    PlanBuilder totals = totalsPerCustomer();
+    AggregateCall max = totals.call(MAX, 1, "largest");
+    PlanBuilder largest = totals.aggregate(SINGLE, keys(), max);
+    PlanBuilder large = totals.filter(call(GREATER_THAN, totals.col(1), decimal("100.00")));
+    return totals
+        .hashJoin(JoinType.INNER, large, keys(0), keys(0), JoinDistribution.BROADCAST)
+        .nestedLoopJoin(JoinType.INNER, largest, null)
         .build();
   }
 

@@ -41,7 +41,7 @@ class StagePlannerTest {
         assertThat(stage.tasks()).isEqualTo(stage.plan().partitions());
         for (StageInput input : stage.inputs()) {
           assertThat(input.stage()).isLessThan(stage.id());
-          assertThat(graph.consumers(input.stage())).containsExactly(stage.id());
+          assertThat(graph.consumers(input.stage())).contains(stage.id());
         }
       }
       assertThat(graph.finalStage()).isSameAs(stages.get(stages.size() - 1));

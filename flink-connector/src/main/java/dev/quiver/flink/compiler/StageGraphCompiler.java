@@ -1,6 +1,7 @@
 package dev.quiver.flink.compiler;
 
 import static java.util.Objects.requireNonNull;
+import static java.util.stream.Collectors.joining;
 
 import dev.quiver.flink.batch.BatchCompression;
 import dev.quiver.flink.batch.BatchRecord;
@@ -13,6 +14,7 @@ import dev.quiver.flink.stage.StageTaskFactory;
 import dev.quiver.flink.stage.TwoInputStageOperator;
 import dev.quiver.operators.exec.PlanPipelines;
 import dev.quiver.plan.node.DefaultPlanVisitor;
+import dev.quiver.plan.node.InputMode;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.Scan;
 import dev.quiver.plan.node.StageInput;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.core.memory.ManagedMemoryUseCase;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.transformations.MultipleInputTransformation;
 
@@ -44,6 +47,18 @@ import org.apache.flink.streaming.api.transformations.MultipleInputTransformatio
  * driven by a one-element-per-task trigger stream into a {@link SourceStageOperator}; the VALUES
  * rows themselves run inside the task's pipeline. Scans come from the {@link ScanSourceFactory}.
  * Each edge's type is {@code BatchTypeInfo.of(producer schema, compression, "stage p → stage c")}.
+ *
+ * <p>A shared stage (several stage inputs read it, see {@code StageGraph#isShared}) is one Flink
+ * operator whose output stream feeds each reader's edge. Its readers are never chained to it (a
+ * FORWARD reader starts a new chain), so in BATCH mode its output is a blocking result partition
+ * written once; readers with the same partitioner and task count read the same partition (Flink
+ * reuses the intermediate data set), the others get their own.
+ *
+ * <pre>
+ *   Stage 3 (shared) ─┬─forward (new chain)─► Stage 5
+ *                     └─broadcast───────────► Stage 7
+ * </pre>
+ *
  * Task counts are set per operator, so the job runs the plan's task counts whatever the
  * environment's default parallelism (turn off the adaptive batch scheduler's auto-parallelism).
  *
@@ -186,10 +201,15 @@ public final class StageGraphCompiler {
             .transform(name, type, new SourceStageOperator(task, split))
             .setParallelism(tasks);
       case 1:
-        return inputs
-            .get(0)
-            .transform(name, type, new OneInputStageOperator(task, split))
-            .setParallelism(tasks);
+        SingleOutputStreamOperator<BatchRecord> one =
+            inputs
+                .get(0)
+                .transform(name, type, new OneInputStageOperator(task, split))
+                .setParallelism(tasks);
+        // Never chained to a shared producer: a chained consumer would take (and close) the
+        // batches the producer's other readers are sent, and a shared output must be written once
+        // and read by each (a blocking partition in BATCH mode).
+        return forwardsSharedStage(graph, stage) ? one.startNewChain() : one;
       case 2:
         return inputs
             .get(0)
@@ -209,10 +229,21 @@ public final class StageGraphCompiler {
     }
   }
 
+  /** Whether {@code stage} reads, FORWARD, a stage that other stage inputs read too. */
+  private static boolean forwardsSharedStage(StageGraph graph, Stage stage) {
+    return stage.inputs().stream()
+        .anyMatch(input -> input.mode() == InputMode.FORWARD && graph.isShared(input.stage()));
+  }
+
   /** The type of the edge leaving {@code stage}: its schema, named after both ends. */
   private BatchTypeInfo edgeType(StageGraph graph, Stage stage) {
     List<Integer> consumers = graph.consumers(stage.id());
-    String to = consumers.isEmpty() ? "result" : "stage " + consumers.get(0);
+    String to =
+        consumers.isEmpty()
+            ? "result"
+            : consumers.size() == 1
+                ? "stage " + consumers.get(0)
+                : "stages " + consumers.stream().map(String::valueOf).collect(joining(", "));
     return BatchTypeInfo.of(
         stage.plan().arrowSchema(), compression, "stage " + stage.id() + " → " + to);
   }

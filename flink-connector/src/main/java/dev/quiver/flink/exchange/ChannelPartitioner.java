@@ -23,6 +23,20 @@ public final class ChannelPartitioner implements Partitioner<Integer> {
     return channel;
   }
 
+  /**
+   * All channel partitioners are equal: Flink then gives the SHUFFLE readers of a shared stage that
+   * run the same number of tasks one result partition instead of one each.
+   */
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ChannelPartitioner;
+  }
+
+  @Override
+  public int hashCode() {
+    return ChannelPartitioner.class.hashCode();
+  }
+
   private static final class ChannelKey implements KeySelector<BatchRecord, Integer> {
     private static final long serialVersionUID = 1L;
 

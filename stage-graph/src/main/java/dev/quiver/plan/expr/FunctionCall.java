@@ -88,7 +88,8 @@ public final class FunctionCall implements Expr {
     return other instanceof FunctionCall
         && name.equals(((FunctionCall) other).name)
         && args.equals(((FunctionCall) other).args)
-        && signature.result().equals(((FunctionCall) other).signature.result());
+        && signature.equals(((FunctionCall) other).signature)
+        && nullable == ((FunctionCall) other).nullable;
   }
 
   @Override

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.plan.type.SqlType;
 import java.io.Serializable;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A resolved function application: the result type and the type each argument is converted to
@@ -27,6 +28,18 @@ public final class Signature implements Serializable {
 
   public List<SqlType> operands() {
     return operands;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Signature
+        && result.equals(((Signature) other).result)
+        && operands.equals(((Signature) other).operands);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(result, operands);
   }
 
   @Override

@@ -251,6 +251,11 @@ public final class Aggregate extends PlanNode {
   }
 
   @Override
+  protected List<Object> fields() {
+    return Arrays.asList(mode, groupKeys, calls, globalSets);
+  }
+
+  @Override
   public <R> R accept(PlanVisitor<R> visitor) {
     return visitor.visitAggregate(this);
   }

@@ -42,6 +42,11 @@ public final class Broadcast extends Exchange {
   }
 
   @Override
+  protected List<Object> fields() {
+    return List.of();
+  }
+
+  @Override
   public <R> R accept(ExchangeVisitor<R> visitor) {
     return visitor.visitBroadcast(this);
   }

@@ -2,6 +2,7 @@ package dev.quiver.plan.node;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -54,6 +55,11 @@ public final class Coalesce extends Exchange {
   @Override
   public Coalesce withInput(PlanNode input) {
     return new Coalesce(input, count);
+  }
+
+  @Override
+  protected List<Object> fields() {
+    return Arrays.asList(count);
   }
 
   @Override

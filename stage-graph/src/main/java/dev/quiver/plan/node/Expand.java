@@ -138,6 +138,11 @@ public final class Expand extends PlanNode {
   }
 
   @Override
+  protected List<Object> fields() {
+    return Arrays.asList(keys, sets);
+  }
+
+  @Override
   public <R> R accept(PlanVisitor<R> visitor) {
     return visitor.visitExpand(this);
   }

@@ -3,6 +3,7 @@ package dev.quiver.plan.node;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.expr.Expr;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -31,6 +32,11 @@ public final class Filter extends PlanNode {
 
   public Expr predicate() {
     return predicate;
+  }
+
+  @Override
+  protected List<Object> fields() {
+    return Arrays.asList(predicate);
   }
 
   @Override

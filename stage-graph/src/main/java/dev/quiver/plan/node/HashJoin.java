@@ -6,6 +6,7 @@ import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -244,6 +245,11 @@ public final class HashJoin extends PlanNode {
   /** The same join with other inputs and distribution (rewrites change these). */
   public HashJoin with(PlanNode newBuild, PlanNode newProbe, JoinDistribution newDistribution) {
     return new HashJoin(newBuild, newProbe, kind, buildKeys, probeKeys, residual, newDistribution);
+  }
+
+  @Override
+  protected List<Object> fields() {
+    return Arrays.asList(kind, buildKeys, probeKeys, residual, distribution);
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.quiver.plan.node;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -68,6 +69,11 @@ public final class Limit extends PlanNode {
 
   public LimitScope scope() {
     return scope;
+  }
+
+  @Override
+  protected List<Object> fields() {
+    return Arrays.asList(offset, fetch, scope);
   }
 
   @Override

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -78,6 +79,11 @@ public final class NestedLoopJoin extends PlanNode {
   /** The condition over {@code [probe columns][build columns]}, or null for a cross join. */
   public Expr condition() {
     return condition;
+  }
+
+  @Override
+  protected List<Object> fields() {
+    return Arrays.asList(type, condition);
   }
 
   @Override

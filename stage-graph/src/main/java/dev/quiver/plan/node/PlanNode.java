@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.plan.sort.SortKey;
 import java.io.Serializable;
 import java.util.List;
+import java.util.Objects;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -26,6 +27,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * Dispatch over node types goes through {@link #accept(PlanVisitor)}; rewrites rebuild a node over
  * new children with {@link #withChildren(List)}, which validates again.
+ *
+ * <p>Nodes compare structurally ({@link #equals}): two nodes are equal when they are of the same
+ * class, have equal {@link #fields()} (every parameter of the operator: expressions, keys, types, a
+ * scan's source with its units, options and filter, task counts), equal schema, partitioning and
+ * ordering, and equal children. Equal subplans compute the same rows in the same partitions, which
+ * is what lets the stage planner compute a subplan used several times only once.
  */
 public abstract class PlanNode implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -34,6 +41,7 @@ public abstract class PlanNode implements Serializable {
   private final RowSchema schema;
   private final Partitioning partitioning;
   private final List<SortKey> ordering;
+  private transient int hash; // 0 until hashCode() computes it; equal trees are compared often
 
   protected PlanNode(
       List<PlanNode> children,
@@ -85,6 +93,44 @@ public abstract class PlanNode implements Serializable {
    * {@code this} when the children are the same instances.
    */
   public abstract PlanNode withChildren(List<PlanNode> children);
+
+  /**
+   * Everything that defines this node besides its children, schema, partitioning and ordering: the
+   * operator's own parameters, each a value with {@code equals} and {@code hashCode} (nulls
+   * allowed), in a fixed order. {@link #equals} and {@link #hashCode} are built on it, so a node
+   * that leaves a parameter out here would be mistaken for another one.
+   */
+  protected abstract List<Object> fields();
+
+  /** Structural equality: see the class comment. */
+  @Override
+  public final boolean equals(Object other) {
+    if (this == other) {
+      return true;
+    }
+    if (other == null || other.getClass() != getClass()) {
+      return false;
+    }
+    PlanNode that = (PlanNode) other;
+    return hashCode() == that.hashCode()
+        && schema.equals(that.schema)
+        && partitioning.equals(that.partitioning)
+        && ordering.equals(that.ordering)
+        && fields().equals(that.fields())
+        && children.equals(that.children);
+  }
+
+  /** A hash of the whole subtree, computed once per node. */
+  @Override
+  public final int hashCode() {
+    int h = hash;
+    if (h == 0) {
+      h = Objects.hash(getClass().getName(), schema, partitioning, ordering, fields(), children);
+      h = h == 0 ? 1 : h;
+      hash = h;
+    }
+    return h;
+  }
 
   /** The node in one line, e.g. {@code Limit[GLOBAL, offset=0, fetch=10]}. */
   @Override

@@ -90,6 +90,11 @@ public final class Project extends PlanNode {
   }
 
   @Override
+  protected List<Object> fields() {
+    return Arrays.asList(expressions, names);
+  }
+
+  @Override
   public <R> R accept(PlanVisitor<R> visitor) {
     return visitor.visitProject(this);
   }

@@ -3,6 +3,7 @@ package dev.quiver.plan.node;
 import static java.util.Objects.requireNonNull;
 
 import java.io.Serializable;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -95,6 +96,11 @@ public final class Repartition extends Exchange {
   @Override
   public Repartition withInput(PlanNode input) {
     return new Repartition(input, scheme, count);
+  }
+
+  @Override
+  protected List<Object> fields() {
+    return Arrays.asList(scheme, count);
   }
 
   @Override

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.type.SqlType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -78,6 +79,11 @@ public final class RepeatRows extends PlanNode {
   /** The input column that says how many times each row is emitted. */
   public int times() {
     return times;
+  }
+
+  @Override
+  protected List<Object> fields() {
+    return Arrays.asList(times);
   }
 
   @Override

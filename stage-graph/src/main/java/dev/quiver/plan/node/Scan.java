@@ -4,6 +4,7 @@ import static dev.quiver.plan.node.PlanChecks.check;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +81,11 @@ public final class Scan extends LeafNode {
       throw new IllegalArgumentException(this + ": some units are not assigned to any task");
     }
     return new Scan(source, tasks, List.copyOf(copy));
+  }
+
+  @Override
+  protected List<Object> fields() {
+    return Arrays.asList(source, tasks, assignment);
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.quiver.plan.node;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.sort.SortKey;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -64,6 +65,11 @@ public final class Sort extends PlanNode {
         "a GLOBAL sort needs one input partition, got "
             + input().partitions()
             + " (the EnforceDistribution pass sorts each and merges them)");
+  }
+
+  @Override
+  protected List<Object> fields() {
+    return Arrays.asList(keys, scope);
   }
 
   @Override

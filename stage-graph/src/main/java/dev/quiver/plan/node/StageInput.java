@@ -3,6 +3,7 @@ package dev.quiver.plan.node;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.sort.SortKey;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -60,6 +61,11 @@ public final class StageInput extends LeafNode {
   /** The same input read in another mode (a one-partition input read by every task: BROADCAST). */
   public StageInput withMode(InputMode newMode) {
     return new StageInput(stage, newMode, schema(), partitioning(), ordering());
+  }
+
+  @Override
+  protected List<Object> fields() {
+    return Arrays.asList(stage, mode);
   }
 
   @Override

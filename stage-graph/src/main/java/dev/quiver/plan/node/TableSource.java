@@ -6,6 +6,7 @@ import java.io.Serializable;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -109,6 +110,31 @@ public final class TableSource implements Serializable {
       total += unit.bytes();
     }
     return total;
+  }
+
+  /**
+   * Sources are equal when they read the same units the same way: name, schema, units, options and
+   * filter (a scan of an equal source returns the same rows).
+   */
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) {
+      return true;
+    }
+    if (!(other instanceof TableSource)) {
+      return false;
+    }
+    TableSource that = (TableSource) other;
+    return name.equals(that.name)
+        && schema.equals(that.schema)
+        && units.equals(that.units)
+        && options.equals(that.options)
+        && Objects.equals(filter, that.filter);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(name, schema, units, options, filter);
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.quiver.plan.node;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.sort.SortKey;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -50,6 +51,11 @@ public final class TopK extends PlanNode {
 
   public LimitScope scope() {
     return scope;
+  }
+
+  @Override
+  protected List<Object> fields() {
+    return Arrays.asList(keys, fetch, offset, scope);
   }
 
   @Override

@@ -93,6 +93,11 @@ public final class Union extends PlanNode {
   }
 
   @Override
+  protected List<Object> fields() {
+    return List.of();
+  }
+
+  @Override
   public <R> R accept(PlanVisitor<R> visitor) {
     return visitor.visitUnion(this);
   }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.expr.Literal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -71,6 +72,11 @@ public final class Values extends LeafNode {
 
   public List<List<Literal>> rows() {
     return rows;
+  }
+
+  @Override
+  protected List<Object> fields() {
+    return Arrays.asList(rows);
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.quiver.plan.window.WindowCall;
 import dev.quiver.plan.window.WindowFrame;
 import dev.quiver.plan.window.WindowFunction;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -213,6 +214,11 @@ public final class Window extends PlanNode {
   /** Whether the window calls of {@code function} appear in this node. */
   public boolean has(WindowFunction function) {
     return calls.stream().anyMatch(call -> call.function() == function);
+  }
+
+  @Override
+  protected List<Object> fields() {
+    return Arrays.asList(partitionKeys, orderKeys, calls);
   }
 
   @Override

@@ -7,6 +7,7 @@ import static dev.quiver.plan.aggregate.AggregateMode.PARTIAL;
 import static dev.quiver.plan.expr.Exprs.call;
 import static dev.quiver.plan.expr.Exprs.lit;
 import static dev.quiver.plan.expr.ScalarFunction.ADD;
+import static dev.quiver.plan.expr.ScalarFunction.GREATER_THAN;
 import static dev.quiver.plan.node.PlanBuilder.hash;
 import static dev.quiver.plan.node.PlanBuilder.keys;
 import static dev.quiver.plan.node.PlanFixtures.customers;
@@ -19,6 +20,7 @@ import dev.quiver.plan.join.JoinType;
 import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.type.SqlType;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
@@ -177,5 +179,60 @@ class PlanNodeTest {
     PlanNode other = filter.withChildren(List.of(orders(3).build()));
     assertThat(other.partitions()).isEqualTo(3);
     assertThat(other).hasToString(filter.toString());
+  }
+
+  /**
+   * An aggregate over a join of orders with broadcast customers, filtered by {@code o_total > t}.
+   */
+  private static PlanNode aggregateOfJoin(TableSource orders, int tasks, long threshold) {
+    PlanBuilder scan = PlanBuilder.scan(orders, tasks);
+    return scan.filter(call(GREATER_THAN, scan.col(0), lit(threshold)))
+        .hashJoin(
+            JoinType.INNER,
+            PlanBuilder.from(new Broadcast(customers(2).build())),
+            keys(0),
+            keys(1),
+            JoinDistribution.BROADCAST)
+        .aggregate(PARTIAL, keys(6), List.of(scan.call(SUM, 2, "total")))
+        .build();
+  }
+
+  @Test
+  void nodesCompareStructurally() {
+    PlanNode plan = aggregateOfJoin(PlanFixtures.orders(), 3, 10);
+    PlanNode again = aggregateOfJoin(PlanFixtures.orders(), 3, 10);
+    assertThat(again).isNotSameAs(plan).isEqualTo(plan).hasSameHashCodeAs(plan);
+    assertThat(Map.of(plan, "x")).containsKey(again);
+  }
+
+  @Test
+  void anyDifferenceMakesNodesUnequal() {
+    PlanNode plan = aggregateOfJoin(PlanFixtures.orders(), 3, 10);
+    TableSource orders = PlanFixtures.orders();
+    List<PlanNode> others =
+        List.of(
+            aggregateOfJoin(orders, 2, 10), // task count
+            aggregateOfJoin(orders, 3, 11), // a literal
+            aggregateOfJoin(
+                new TableSource("orders", orders.schema(), orders.units().subList(0, 12)), 3, 10),
+            aggregateOfJoin(
+                new TableSource(
+                    "orders", orders.schema(), orders.units(), Map.of("format", "parquet")),
+                3,
+                10),
+            aggregateOfJoin(
+                orders.withFilter(
+                    ScanFilter.of(new ScanFilter.Comparison("o_id", ScanFilter.Op.GT, lit(10L))),
+                    orders.units()),
+                3,
+                10));
+    for (PlanNode other : others) {
+      assertThat(other).isNotEqualTo(plan);
+    }
+    // The same nodes over different plans, and different nodes over the same plan.
+    PlanNode scan = orders(3).build();
+    assertThat(new Coalesce(scan, 3)).isNotEqualTo(new Coalesce(orders(2).build(), 2));
+    assertThat(new Coalesce(scan, 3)).isNotEqualTo(new Coalesce(scan, 1));
+    assertThat(new Union(List.of(scan, scan))).isNotEqualTo(new Union(List.of(scan)));
   }
 }
