@@ -11,10 +11,14 @@ import dev.quiver.formats.ParquetFooter;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -226,5 +230,49 @@ class BenchmarksSmokeTest {
   void scanFilterBenchmark() {
     ByteBuffer filter = new ScanFilterBenchmark().encode();
     assertTrue(filter.isDirect() && filter.remaining() > 100);
+  }
+
+  /**
+   * Every reader candidate of issue #16 on a small table DuckDB writes: two files of several row
+   * groups, with nulls, decimals stored as INT32, INT64 and FIXED_LEN_BYTE_ARRAY (negative ones
+   * too), dates and dictionary and plain strings. {@code measure} fails unless each candidate reads
+   * what arrow-dataset reads (rows, types, nulls, per-column checksums).
+   */
+  @Test
+  void parquetReaderCandidates(@TempDir Path dir) throws Exception {
+    Path table = Files.createDirectories(dir.resolve("t"));
+    try (DuckDb duckdb = DuckDb.open();
+        Statement statement = duckdb.connection.createStatement()) {
+      for (int file = 0; file < 2; file++) {
+        statement.execute(
+            "COPY (SELECT i::BIGINT AS id,"
+                + " CASE WHEN i % 7 = 0 THEN NULL ELSE (i % 100)::INTEGER END AS n,"
+                + " CASE WHEN i % 11 = 0 THEN NULL ELSE DATE '1992-01-01' + (i % 2000)::INTEGER END AS d,"
+                + " CASE WHEN i % 13 = 0 THEN NULL ELSE ((i % 997) - 400) * 1.25 END::DECIMAL(7,2) AS p7,"
+                + " ((i - 6000) * 1234.5)::DECIMAL(15,2) AS p15,"
+                + " CASE WHEN i % 5 = 0 THEN NULL ELSE (i - 7000) * 98765432109.8765 END::DECIMAL(38,4) AS p38,"
+                + " CASE WHEN i % 3 = 0 THEN NULL ELSE 'v' || (i % 40) END AS s,"
+                + " md5(i::VARCHAR) AS h"
+                + " FROM range("
+                + (file * 10_000)
+                + ", "
+                + (file * 10_000 + 10_000)
+                + ") t(i)) TO '"
+                + table.resolve("part-" + file + ".parquet")
+                + "' (FORMAT parquet, ROW_GROUP_SIZE 2048)");
+      }
+    }
+    var options =
+        ParquetReaderCandidates.Options.parse(
+            "--table", "t=" + table + ":p7,s,d", "--rounds", "1", "--warmup", "0");
+    List<ParquetReaderCandidates.Series> series =
+        new ParquetReaderCandidates()
+            .measure(options, new PrintStream(OutputStream.nullOutputStream()));
+    // 2 projections × 6 candidates, one run each, every run reading all 20,000 rows
+    assertEquals(12, series.size());
+    for (ParquetReaderCandidates.Series s : series) {
+      assertEquals(20_000, s.runs().get(0).rows(), s.candidate() + " " + s.projection());
+    }
+    assertTrue(ParquetReaderCandidates.report(series).contains("| pj-2 |"));
   }
 }
