@@ -36,6 +36,27 @@ public record PlannerOptions(
     this(parallelism, broadcastThresholdBytes, SpreadUnbalancedScans.DEFAULT_MIN_EXCESS_BYTES);
   }
 
+  /**
+   * Cores one Parquet scan task keeps busy decoding: Arrow's reader decodes 16 row groups ahead on
+   * its process-wide CPU pool, and one task used 1.8-1.9 of this machine's 2 cores
+   * (formats/README.md, "Splitting a file by row groups: the readers measured").
+   */
+  public static final int SCAN_DECODE_CORES = 2;
+
+  /**
+   * The spread threshold for a query whose tasks can run on {@code cores} cores: {@link
+   * SpreadUnbalancedScans#DEFAULT_MIN_EXCESS_BYTES} when that is more than {@link
+   * #SCAN_DECODE_CORES}, else never ({@link Long#MAX_VALUE}). Where one scan's decoding already
+   * fills the cores, moving its rows to other tasks only adds the exchange: on 2 cores at
+   * parallelism 2, six TPC-DS SF 1 queries over one file per table (q3, q7, q13, q19, q27, q96)
+   * took 19.9 s with their scans spread and 14.1 s without (best of two runs each).
+   */
+  public static long spreadThresholdFor(int cores) {
+    return cores > SCAN_DECODE_CORES
+        ? SpreadUnbalancedScans.DEFAULT_MIN_EXCESS_BYTES
+        : Long.MAX_VALUE;
+  }
+
   public static PlannerOptions of(int parallelism) {
     return new PlannerOptions(parallelism, DEFAULT_BROADCAST_THRESHOLD);
   }

@@ -58,7 +58,11 @@ final class ResultJob {
     requireNonNull(options, "options is null");
     String sql = options.sql();
     int parallelism = options.parallelism().orElse(Math.max(1, env.getParallelism()));
-    PlannerOptions planner = new PlannerOptions(parallelism, options.broadcastThreshold);
+    PlannerOptions planner =
+        new PlannerOptions(
+            parallelism,
+            options.broadcastThreshold,
+            PlannerOptions.spreadThresholdFor(parallelism));
     StagePlanner stagePlanner = StagePlanner.withDefaultRewrites();
     StageGraph graph = stagePlanner.plan(new SqlPlanner(catalog(options)).plan(sql, planner));
     StageGraphCompiler compiler =

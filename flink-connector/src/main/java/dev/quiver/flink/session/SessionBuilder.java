@@ -41,7 +41,7 @@ public final class SessionBuilder {
   private int parallelism = defaultParallelism();
   private BatchCompression compression = BatchCompression.NONE;
   private long broadcastThreshold = PlannerOptions.DEFAULT_BROADCAST_THRESHOLD;
-  private long spreadThreshold = SpreadUnbalancedScans.DEFAULT_MIN_EXCESS_BYTES;
+  private long spreadThreshold = -1; // -1: by the cores the query's tasks can use
   private long taskMemoryBudget = StageTaskFactory.MANAGED_MEMORY;
   private final Configuration configuration = new Configuration();
   private String remoteHost;
@@ -102,8 +102,11 @@ public final class SessionBuilder {
   /**
    * A scan whose most loaded task would read at least {@code bytes} more than its share (a table
    * stored as one large file) has its rows spread round-robin over every task before the joins and
-   * aggregates above it (default {@link SpreadUnbalancedScans#DEFAULT_MIN_EXCESS_BYTES}; {@link
-   * Long#MAX_VALUE} never spreads, 0 spreads every unbalanced scan).
+   * aggregates above it ({@link SpreadUnbalancedScans}; {@link Long#MAX_VALUE} never spreads, 0
+   * spreads every unbalanced scan). By default ({@link PlannerOptions#spreadThresholdFor}) scans
+   * are spread only where the query's tasks can use more cores than one scan's decoding already
+   * keeps busy: locally the smaller of the parallelism and the machine's processors, on a remote
+   * cluster the parallelism.
    */
   public SessionBuilder spreadThreshold(long bytes) {
     if (bytes < 0) {
@@ -164,7 +167,17 @@ public final class SessionBuilder {
       compiler = compiler.withTaskMemoryBudget(taskMemoryBudget);
     }
     return new QuiverSession(
-        cluster, new PlannerOptions(parallelism, broadcastThreshold, spreadThreshold), compiler);
+        cluster,
+        new PlannerOptions(
+            parallelism,
+            broadcastThreshold,
+            spreadThreshold >= 0
+                ? spreadThreshold
+                : PlannerOptions.spreadThresholdFor(
+                    remoteHost == null
+                        ? Math.min(parallelism, Runtime.getRuntime().availableProcessors())
+                        : parallelism)),
+        compiler);
   }
 
   private Configuration flinkConfiguration() {
