@@ -35,10 +35,11 @@ final class LayoutSummary {
     Summary.rightAligned(md, kinds.size() + peers.size());
     md.append('\n');
     for (BenchmarkRun run : runs) {
-      row(md, run, run.variant, run.options.queries(), kinds, peers, true);
+      row(md, run, run.variant, run.dataDescription(), run.options.queries(), kinds, peers, true);
       List<Integer> common = Totals.answeredByAll(run);
       if (common.size() < run.options.queries().size()) {
-        row(md, run, run.variant + ", queries all answered", common, kinds, peers, false);
+        String label = run.variant + ", queries all answered";
+        row(md, run, label, "", common, kinds, peers, false);
       }
     }
     md.append("\nSeconds: the counted pass (pass ")
@@ -61,6 +62,7 @@ final class LayoutSummary {
       StringBuilder md,
       BenchmarkRun run,
       String label,
+      String data,
       List<Integer> queries,
       List<Engine.Kind> kinds,
       List<Engine.Kind> peers,
@@ -71,7 +73,7 @@ final class LayoutSummary {
         .append(" | ")
         .append(queries.size())
         .append(" | ")
-        .append(run.dataDescription())
+        .append(data)
         .append(" |");
     for (Engine.Kind kind : kinds) {
       md.append(' ').append(Summary.seconds(totals.seconds(kind)));
