@@ -3,6 +3,9 @@ package dev.quiver.benchmarks.tpch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quiver.benchmarks.run.BenchmarkOptions;
+import dev.quiver.benchmarks.run.BenchmarkRun;
+import dev.quiver.benchmarks.run.Report;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +26,7 @@ class TpchBenchmarkSmokeTest {
   void runsAllThreeEnginesAndEveryAnswerMatches(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("out");
     BenchmarkOptions options =
-        BenchmarkOptions.parse(
+        TpchBenchmark.parse(
             "--sf", "0.01",
             "--parallelism", "2",
             "--data", dir.resolve("data").toString(),
@@ -34,7 +37,7 @@ class TpchBenchmarkSmokeTest {
             "--fixed-cost-runs", "1",
             "--managed-memory", "256m",
             "--timeout-seconds", "120");
-    BenchmarkRun run = new TpchBenchmark(options).run();
+    BenchmarkRun run = TpchBenchmark.run(options);
 
     for (String file : List.of(Report.TSV, Report.ALL_PASSES, Report.SUMMARY, Report.CHART)) {
       assertTrue(Files.size(out.resolve(file)) > 0, file + " is missing or empty");

@@ -19,13 +19,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,7 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The 99 TPC-DS queries, unchanged, on a local MiniCluster at parallelism 2 over SF 0.01 Parquet
  * files (io.trino.tpcds), each answer compared with DuckDB's on the same files: every row, every
  * column (decimals exact, doubles within 1e-9 relative: {@link ResultComparison}), in order where
- * the query orders its result, as a multiset where it does not.
+ * the query orders its result, as a multiset where it does not ({@link TpcdsComparison}).
  *
  * <p>A query Quiver cannot run yet is listed in {@code tpcds/expected-unsupported.txt} (a test
  * resource) with the error it must fail with: its error code and a part of its message. A listed
@@ -65,9 +62,6 @@ class TpcdsQueriesTest {
   // every query with DuckDB (q12 divides by zero only at SF 0.01).
   private static final boolean LIST_APPLIES =
       Boolean.parseBoolean(System.getProperty("quiver.tpcds.expectedUnsupported", "true"));
-  // An ORDER BY inside OVER (...) does not order the result.
-  private static final Pattern OVER = Pattern.compile("(?is)\\bover\\s*\\([^)]*\\)");
-  private static final Pattern ORDER_BY = Pattern.compile("(?is)\\border\\s+by\\b");
 
   /** A query Quiver is expected to refuse, and what it must say. */
   record Unsupported(int query, ErrorCode code, String message, String why) {}
@@ -136,11 +130,7 @@ class TpcdsQueriesTest {
         ResultSet rs = statement.executeQuery(sql)) {
       expected = ResultComparison.rows(rs);
     }
-    List<List<Object>> actual = rows(sql);
-    String difference = ResultComparison.difference(expected, actual);
-    if (difference != null && !orders(sql)) {
-      difference = ResultComparison.difference(sorted(expected), sorted(actual));
-    }
+    String difference = TpcdsComparison.difference(sql, expected, rows(sql));
     assertThat(difference).as("q%d at parallelism %d", query, PARALLELISM).isNull();
   }
 
@@ -155,17 +145,6 @@ class TpcdsQueriesTest {
     try (SqlResult result = session.sql(sql)) {
       return ResultComparison.normalize(result.rows());
     }
-  }
-
-  /** Whether the result is ordered: an ORDER BY outside every OVER (...). */
-  static boolean orders(String sql) {
-    return ORDER_BY.matcher(OVER.matcher(sql).replaceAll("")).find();
-  }
-
-  private static List<List<Object>> sorted(List<List<Object>> rows) {
-    List<List<Object>> copy = new ArrayList<>(rows);
-    copy.sort(Comparator.comparing(Object::toString));
-    return copy;
   }
 
   /**

@@ -1,4 +1,4 @@
-package dev.quiver.benchmarks.tpch;
+package dev.quiver.benchmarks.run;
 
 import java.time.Duration;
 import java.util.List;
@@ -19,6 +19,8 @@ import java.util.concurrent.TimeoutException;
 final class QueryRunner implements AutoCloseable {
   /** How long a cancelled query may take to end before its worker thread is abandoned. */
   private static final Duration CANCEL_GRACE = Duration.ofMinutes(2);
+
+  private static final int REASON_CHARS = 160;
 
   /**
    * What one run of one query gave.
@@ -103,6 +105,25 @@ final class QueryRunner implements AutoCloseable {
     }
   }
 
+  /**
+   * Why a query failed, in one line of at most {@value #REASON_CHARS} characters: the class and the
+   * first line of the message of the root cause, which says what went wrong (the outer exceptions
+   * of Flink say "Job execution failed" or "SQL validation failed").
+   */
+  static String reason(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? "" : root.getMessage().strip();
+    int newline = message.indexOf('\n');
+    if (newline > 0) {
+      message = message.substring(0, newline);
+    }
+    String text = (root.getClass().getSimpleName() + ": " + message).replaceAll("\\s+", " ");
+    return text.length() <= REASON_CHARS ? text : text.substring(0, REASON_CHARS - 1) + "…";
+  }
+
   /** The exception's class and message, and its root cause's if that differs. */
   static String describe(Throwable e) {
     Throwable root = e;
@@ -123,7 +144,7 @@ final class QueryRunner implements AutoCloseable {
   private static ExecutorService newWorker() {
     return Executors.newSingleThreadExecutor(
         r -> {
-          Thread thread = new Thread(r, "tpch-query");
+          Thread thread = new Thread(r, "benchmark-query");
           thread.setDaemon(true);
           return thread;
         });

@@ -1,4 +1,4 @@
-package dev.quiver.benchmarks.tpch;
+package dev.quiver.benchmarks.run;
 
 /**
  * One run of one query on one engine.
@@ -7,18 +7,20 @@ package dev.quiver.benchmarks.tpch;
  * @param rows result rows, or -1 if the query failed
  * @param match how the answer compares with DuckDB's
  * @param detail null, or the error or the first difference
+ * @param reason null, or why the query failed in one short line (for the per-query table)
  */
-record Measurement(
+public record Measurement(
     int query,
     Engine.Kind engine,
     int pass,
     double seconds,
     long rows,
     Match match,
-    String detail) {
+    String detail,
+    String reason) {
 
   /** How an answer compares with the reference. */
-  enum Match {
+  public enum Match {
     /** Equal to DuckDB's answer. */
     YES("yes"),
     /** Different from DuckDB's answer. */
@@ -32,24 +34,24 @@ record Measurement(
     /** The query ran past the time limit and was cancelled. */
     TIMEOUT("timeout");
 
-    final String text;
+    public final String text;
 
     Match(String text) {
       this.text = text;
     }
 
     /** Whether the engine answered (correctly or not). */
-    boolean answered() {
+    public boolean answered() {
       return this == YES || this == NO || this == REFERENCE || this == NO_REFERENCE;
     }
 
     /** Whether the answer is right: equal to DuckDB's, or DuckDB's own. */
-    boolean correct() {
+    public boolean correct() {
       return this == YES || this == REFERENCE;
     }
   }
 
-  boolean answered() {
+  public boolean answered() {
     return match.answered();
   }
 }

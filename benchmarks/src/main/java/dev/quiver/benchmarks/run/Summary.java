@@ -1,4 +1,4 @@
-package dev.quiver.benchmarks.tpch;
+package dev.quiver.benchmarks.run;
 
 import java.lang.management.ManagementFactory;
 import java.time.LocalDateTime;
@@ -13,19 +13,15 @@ import java.util.function.ToDoubleFunction;
  * times and heap peaks per engine, Quiver's fixed cost per query, failures, and the changes Flink
  * SQL needed.
  */
-final class Summary {
+public final class Summary {
   private Summary() {}
 
   /** The summary: settings, the per-query table with totals and ratios, memory, fixed cost. */
-  static String markdown(BenchmarkRun run) {
+  public static String markdown(BenchmarkRun run) {
     BenchmarkOptions o = run.options;
     List<Engine.Kind> kinds = run.engineKinds();
     StringBuilder md = new StringBuilder();
-    md.append("# TPC-H SF ")
-        .append(BenchmarkOptions.scaleName(o.scale()))
-        .append(", parallelism ")
-        .append(o.parallelism())
-        .append("\n\n");
+    md.append("# ").append(run.title()).append("\n\n");
     md.append("- Run: ")
         .append(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")))
         .append(", ")
@@ -62,16 +58,19 @@ final class Summary {
     fixedCost(run, md);
     failures(run, md);
     if (kinds.contains(Engine.Kind.FLINK)) {
-      List<FlinkSqlQueries.Adaptation> adaptations =
-          FlinkSqlQueries.ADAPTATIONS.stream()
-              .filter(a -> run.options.queries().contains(a.query()))
-              .toList();
-      md.append("\nFlink SQL read the DECIMAL(15,2) columns as DECIMAL(")
-          .append(FlinkSqlTables.READ_PRECISION)
-          .append(",2) and cast them back in a view (a Flink Parquet reader bug, see")
-          .append(" `FlinkSqlTables`), and ran the specification's text")
+      List<QueryEdits.Edit> adaptations = run.workload.flinkEdits().of(run.options.queries());
+      String decimals = FlinkSqlTables.widenedDecimals(run.workload);
+      md.append("\nFlink SQL ");
+      if (decimals != null) {
+        md.append("read ")
+            .append(decimals)
+            .append(" and cast them back in a view (a Flink Parquet reader bug, see")
+            .append(" `FlinkSqlTables`), and ");
+      }
+      md.append("ran ")
+          .append(run.workload.textOrigin())
           .append(adaptations.isEmpty() ? " unchanged.\n" : " with these changes:\n");
-      for (FlinkSqlQueries.Adaptation a : adaptations) {
+      for (QueryEdits.Edit a : adaptations) {
         md.append("- q")
             .append(a.query())
             .append(": ")
@@ -124,8 +123,11 @@ final class Summary {
       return;
     }
     Map<String, FixedCost.Phases> phases = run.quiverFixedCost;
+    FixedCost.Probe probe = run.workload.fixedCost().orElseThrow();
     md.append("## Quiver's fixed cost per query\n\n");
-    md.append("Queries over an empty `lineitem` (one Parquet file, no rows) on the warm session;")
+    md.append("Queries over an empty `")
+        .append(probe.like())
+        .append("` (one Parquet file, no rows) on the warm session;")
         .append(
             run.options.fixedCostRuns() == 1
                 ? " one run"
@@ -135,7 +137,7 @@ final class Summary {
     phases.forEach(
         (name, p) ->
             md.append(" `")
-                .append(FixedCost.QUERIES.get(name))
+                .append(probe.queries().get(name))
                 .append("` (")
                 .append(p.stages())
                 .append(p.stages() == 1 ? " stage" : " stages")
@@ -191,11 +193,26 @@ final class Summary {
     md.append('\n');
   }
 
-  static String seconds(double seconds) {
+  /**
+   * The header cells of the engine columns: {@code <engine> s} for each engine of {@code kinds},
+   * then {@code Quiver / <peer><peerSuffix>} for each of {@code peers}.
+   */
+  public static void engineHeaders(
+      StringBuilder md, List<Engine.Kind> kinds, List<Engine.Kind> peers, String peerSuffix) {
+    kinds.forEach(k -> md.append(' ').append(k.label).append(" s |"));
+    peers.forEach(k -> md.append(" Quiver / ").append(k.label).append(peerSuffix).append(" |"));
+  }
+
+  /** {@code columns} right-aligned columns of a Markdown table's separator row. */
+  public static void rightAligned(StringBuilder md, int columns) {
+    md.append("---:|".repeat(columns));
+  }
+
+  public static String seconds(double seconds) {
     return String.format(Locale.ROOT, seconds < 10 ? "%.3f" : "%.1f", seconds);
   }
 
-  static String ratio(double ratio) {
+  public static String ratio(double ratio) {
     return String.format(Locale.ROOT, ratio < 10 ? "%.2f" : "%.1f", ratio);
   }
 

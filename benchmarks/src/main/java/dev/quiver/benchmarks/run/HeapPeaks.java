@@ -1,4 +1,4 @@
-package dev.quiver.benchmarks.tpch;
+package dev.quiver.benchmarks.run;
 
 import dev.quiver.operators.memory.Allocators;
 import java.lang.management.ManagementFactory;

@@ -1,28 +1,27 @@
-package dev.quiver.benchmarks.tpch;
+package dev.quiver.benchmarks.run;
 
 import dev.quiver.cli.tpch.ResultComparison;
-import dev.quiver.cli.tpch.TpchQueries;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * One engine of the TPC-H comparison, started over the data set: it runs one query at a time to the
- * end and returns every row, normalized for {@link ResultComparison}. {@link #execute} runs on a
- * worker thread of {@link QueryRunner}; {@link #cancel} comes from another thread when the query
+ * One engine of the comparison, started over a workload's data set: it runs one query at a time to
+ * the end and returns every row, normalized for {@link ResultComparison}. {@link #execute} runs on
+ * a worker thread of {@link QueryRunner}; {@link #cancel} comes from another thread when the query
  * has run too long.
  */
 // close() stops an engine's cluster or connection, which may wait and be interrupted.
 @SuppressWarnings("try")
-interface Engine extends AutoCloseable {
+public interface Engine extends AutoCloseable {
 
   /** The engines, in the order their columns appear in the report. */
-  enum Kind {
+  public enum Kind {
     QUIVER("quiver", "Quiver"),
     FLINK("flink", "Flink SQL"),
     DUCKDB("duckdb", "DuckDB");
 
-    final String id;
-    final String label;
+    public final String id;
+    public final String label;
 
     Kind(String id, String label) {
       this.id = id;
@@ -40,11 +39,6 @@ interface Engine extends AutoCloseable {
   }
 
   Kind kind();
-
-  /** The text this engine runs for TPC-H query {@code query} (the specification's by default). */
-  default String text(int query) {
-    return TpchQueries.text(query);
-  }
 
   /** Runs {@code sql} and returns all its rows, values normalized. */
   List<List<Object>> execute(String sql) throws Exception;

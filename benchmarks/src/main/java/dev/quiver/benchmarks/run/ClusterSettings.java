@@ -1,4 +1,4 @@
-package dev.quiver.benchmarks.tpch;
+package dev.quiver.benchmarks.run;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package dev.quiver.benchmarks.tpch;
+package dev.quiver.benchmarks.run;
 
 import java.util.List;
 import java.util.Locale;
@@ -55,13 +55,12 @@ final class SvgChart {
         String.format(
             Locale.ROOT,
             "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n"
-                + "<text x=\"%d\" y=\"20\" font-size=\"14\" font-weight=\"bold\">TPC-H SF %s,"
-                + " parallelism %d: seconds per query (log scale, pass %d)</text>%n",
+                + "<text x=\"%d\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s:"
+                + " seconds per query (log scale, pass %d)</text>%n",
             width,
             height,
             LEFT,
-            BenchmarkOptions.scaleName(run.options.scale()),
-            run.options.parallelism(),
+            escape(run.title()),
             run.options.passes()));
     // Legend.
     for (int k = 0; k < kinds.size(); k++) {

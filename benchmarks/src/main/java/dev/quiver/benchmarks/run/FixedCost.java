@@ -1,26 +1,29 @@
-package dev.quiver.benchmarks.tpch;
+package dev.quiver.benchmarks.run;
 
-import dev.quiver.cli.tpch.TpchSchemas;
+import static java.util.Objects.requireNonNull;
+
 import dev.quiver.flink.session.QuiverSession;
 import dev.quiver.flink.session.SqlResult;
 import dev.quiver.formats.BatchFileWriter;
 import dev.quiver.formats.FileFormat;
 import dev.quiver.operators.memory.Allocators;
-import io.trino.tpch.TpchTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Quiver's fixed cost per query: queries over an empty {@code lineitem} (one Parquet file with the
- * schema and no rows) on the warm session, so that the time is all overhead, split into phases:
+ * Quiver's fixed cost per query: queries over an empty table (TPC-H: an empty {@code lineitem}, one
+ * Parquet file with the schema and no rows) on the warm session, so that the time is all overhead,
+ * split into phases:
  *
  * <pre>
  *   planning      session.stageGraph(sql): parse, optimize, physical and stage planning
@@ -32,24 +35,35 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * Each query runs a few times to warm up, then {@code runs} times; the report gives medians. The
  * other engines' totals on the same empty file are measured for comparison ({@link #total}).
  */
-final class FixedCost {
-  static final String TABLE = "empty_lineitem";
+public final class FixedCost {
   private static final int WARMUP = 3;
 
-  /** The queries: one stage, and an aggregation over a shuffle. */
-  static final Map<String, String> QUERIES = new LinkedHashMap<>();
-
-  static {
-    QUERIES.put("scan", "select * from " + TABLE);
-    QUERIES.put(
-        "aggregate",
-        "select l_returnflag, sum(l_quantity) as q from "
-            + TABLE
-            + " group by l_returnflag order by l_returnflag");
+  /**
+   * What a workload measures the fixed cost with.
+   *
+   * @param table the empty table's name
+   * @param like the table whose schema it has, as the summary names it
+   * @param schema its schema
+   * @param primaryKey its primary key as Flink SQL declares it
+   * @param queries the queries over it by short name (e.g. a scan, an aggregation over a shuffle)
+   */
+  public record Probe(
+      String table,
+      String like,
+      Schema schema,
+      List<String> primaryKey,
+      Map<String, String> queries) {
+    public Probe {
+      requireNonNull(table, "table is null");
+      requireNonNull(like, "like is null");
+      requireNonNull(schema, "schema is null");
+      primaryKey = List.copyOf(primaryKey);
+      queries = Collections.unmodifiableMap(new LinkedHashMap<>(queries));
+    }
   }
 
   /** Median milliseconds per phase of one query, and its stage count. */
-  record Phases(
+  public record Phases(
       int stages,
       double planningMs,
       double submissionMs,
@@ -59,15 +73,14 @@ final class FixedCost {
 
   private FixedCost() {}
 
-  /** Writes {@code dir/empty_lineitem/part-00000.parquet}: lineitem's schema, no rows. */
-  static Path writeEmptyTable(Path dir) throws IOException {
-    Path table = Files.createDirectories(dir.resolve(TABLE));
+  /** Writes {@code dir/<table>/part-00000.parquet}: the probe's schema, no rows. */
+  static Path writeEmptyTable(Path dir, Probe probe) throws IOException {
+    Path table = Files.createDirectories(dir.resolve(probe.table()));
     Path file = table.resolve("part-00000.parquet");
     if (!Files.exists(file)) {
-      try (BufferAllocator allocator = Allocators.newChild("tpch-benchmark:empty-table");
+      try (BufferAllocator allocator = Allocators.newChild("benchmark:empty-table");
           BatchFileWriter writer =
-              BatchFileWriter.open(
-                  file, FileFormat.PARQUET, TpchSchemas.schema(TpchTable.LINE_ITEM), allocator)) {
+              BatchFileWriter.open(file, FileFormat.PARQUET, probe.schema(), allocator)) {
         writer.commit();
       }
     }

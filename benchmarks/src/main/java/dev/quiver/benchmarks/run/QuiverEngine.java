@@ -1,7 +1,6 @@
-package dev.quiver.benchmarks.tpch;
+package dev.quiver.benchmarks.run;
 
 import dev.quiver.cli.tpch.ResultComparison;
-import dev.quiver.cli.tpch.TpchCatalog;
 import dev.quiver.flink.session.QuiverSession;
 import dev.quiver.flink.session.ResultValues;
 import dev.quiver.flink.session.SqlResult;
@@ -10,15 +9,15 @@ import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * Quiver: one session on its own local MiniCluster ({@link ClusterSettings}) with the eight tables
- * registered; each query streams its result batches back, which are converted to rows.
+ * Quiver: one session on its own local MiniCluster ({@link ClusterSettings}) with the workload's
+ * tables registered; each query streams its result batches back, which are converted to rows.
  */
 final class QuiverEngine implements Engine {
   private final QuiverSession session;
   private final JobCanceller canceller;
   private volatile String runningJob;
 
-  QuiverEngine(BenchmarkOptions options) {
+  QuiverEngine(BenchmarkOptions options, Workload workload) {
     int port = ClusterSettings.freePort();
     this.session =
         QuiverSession.builder()
@@ -27,7 +26,7 @@ final class QuiverEngine implements Engine {
             .build();
     this.canceller = new JobCanceller(port);
     try {
-      TpchCatalog.register(session, options.data());
+      workload.register(session, options.data());
     } catch (RuntimeException e) {
       session.close();
       throw e;

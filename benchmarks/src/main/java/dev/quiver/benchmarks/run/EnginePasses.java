@@ -1,7 +1,5 @@
-package dev.quiver.benchmarks.tpch;
+package dev.quiver.benchmarks.run;
 
-import dev.quiver.cli.tpch.ResultComparison;
-import io.trino.tpch.TpchTable;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
@@ -16,9 +14,11 @@ import java.util.Set;
 /**
  * Runs one engine through the benchmark: start it (on the query thread), run the query set {@code
  * --passes} times, judging every answer against DuckDB's, measure the fixed cost per query on the
- * warm engine, stop it, and record its start time and heap peak in the {@link BenchmarkRun}.
+ * warm engine (if the workload does), stop it, and record its start time and heap peak in the
+ * {@link BenchmarkRun}. Flink SQL runs each text with the workload's {@link Workload#flinkEdits}.
  */
 final class EnginePasses {
+  private final Workload workload;
   private final BenchmarkOptions options;
   private final BenchmarkRun run;
   private final Map<Integer, List<List<Object>>> reference;
@@ -32,6 +32,7 @@ final class EnginePasses {
       BenchmarkRun run,
       Map<Integer, List<List<Object>>> reference,
       QueryRunner runner) {
+    this.workload = run.workload;
     this.options = options;
     this.run = run;
     this.reference = reference;
@@ -58,7 +59,8 @@ final class EnginePasses {
                 0,
                 -1,
                 Measurement.Match.ERROR,
-                "engine did not start: " + QueryRunner.describe(e)));
+                "engine did not start: " + QueryRunner.describe(e),
+                "engine did not start: " + QueryRunner.reason(e)));
       }
       return;
     }
@@ -78,9 +80,10 @@ final class EnginePasses {
                     options.timeout().toSeconds(),
                     -1,
                     Measurement.Match.TIMEOUT,
-                    "timed out in an earlier pass; not run again");
+                    "timed out in an earlier pass; not run again",
+                    null);
           } else {
-            QueryRunner.Outcome outcome = runner.run(engine, engine.text(query), options.timeout());
+            QueryRunner.Outcome outcome = runner.run(engine, text(kind, query), options.timeout());
             if (outcome.timedOut()) {
               timedOut.add(query);
             }
@@ -113,10 +116,16 @@ final class EnginePasses {
 
   private Engine open(Engine.Kind kind) throws Exception {
     return switch (kind) {
-      case QUIVER -> new QuiverEngine(options);
-      case FLINK -> new FlinkSqlEngine(options);
-      case DUCKDB -> new DuckDbEngine(options);
+      case QUIVER -> new QuiverEngine(options, workload);
+      case FLINK -> new FlinkSqlEngine(options, workload);
+      case DUCKDB -> new DuckDbEngine(options, workload);
     };
+  }
+
+  /** The text {@code kind} runs for {@code query}: the workload's, edited for Flink SQL. */
+  private String text(Engine.Kind kind, int query) {
+    String text = workload.text(query);
+    return kind == Engine.Kind.FLINK ? workload.flinkEdits().apply(query, text) : text;
   }
 
   private Measurement judge(Engine.Kind kind, int query, int pass, QueryRunner.Outcome outcome) {
@@ -139,39 +148,35 @@ final class EnginePasses {
           outcome.seconds(),
           -1,
           outcome.timedOut() ? Measurement.Match.TIMEOUT : Measurement.Match.ERROR,
-          outcome.error());
+          outcome.error(),
+          outcome.failure() == null ? null : QueryRunner.reason(outcome.failure()));
     }
     List<List<Object>> rows = outcome.rows();
+    Measurement.Match match;
+    String difference = null;
     if (kind == Engine.Kind.DUCKDB) {
       reference.put(query, rows);
-      return new Measurement(
-          query, kind, pass, outcome.seconds(), rows.size(), Measurement.Match.REFERENCE, null);
+      match = Measurement.Match.REFERENCE;
+    } else if (!reference.containsKey(query)) {
+      match = Measurement.Match.NO_REFERENCE;
+    } else {
+      difference = workload.difference(query, reference.get(query), rows);
+      match = difference == null ? Measurement.Match.YES : Measurement.Match.NO;
     }
-    List<List<Object>> expected = reference.get(query);
-    if (expected == null) {
-      return new Measurement(
-          query, kind, pass, outcome.seconds(), rows.size(), Measurement.Match.NO_REFERENCE, null);
-    }
-    String difference = ResultComparison.difference(expected, rows);
     return new Measurement(
-        query,
-        kind,
-        pass,
-        outcome.seconds(),
-        rows.size(),
-        difference == null ? Measurement.Match.YES : Measurement.Match.NO,
-        difference);
+        query, kind, pass, outcome.seconds(), rows.size(), match, difference, null);
   }
 
   /** The fixed cost per query on the warm engine (Quiver by phase, the others in total). */
   private void fixedCost(Engine.Kind kind, Engine engine) {
-    if (options.fixedCostRuns() == 0) {
+    if (options.fixedCostRuns() == 0 || workload.fixedCost().isEmpty()) {
       return;
     }
+    FixedCost.Probe probe = workload.fixedCost().get();
     try {
       runner.call(
           () -> {
-            measureFixedCost(kind, engine);
+            measureFixedCost(kind, engine, probe);
             return null;
           });
     } catch (Exception | LinkageError e) {
@@ -181,15 +186,16 @@ final class EnginePasses {
   }
 
   /** On the engine's thread (see {@link QueryRunner#call}). */
-  private void measureFixedCost(Engine.Kind kind, Engine engine) throws Exception {
-    Path empty = FixedCost.writeEmptyTable(options.out().resolve("empty-table"));
+  private void measureFixedCost(Engine.Kind kind, Engine engine, FixedCost.Probe probe)
+      throws Exception {
+    Path empty = FixedCost.writeEmptyTable(options.out().resolve("empty-table"), probe);
     System.out.println("  fixed cost: queries over an empty table");
     Map<String, Double> totals = new LinkedHashMap<>();
-    for (Map.Entry<String, String> query : FixedCost.QUERIES.entrySet()) {
+    for (Map.Entry<String, String> query : probe.queries().entrySet()) {
       switch (kind) {
         case QUIVER -> {
           QuiverEngine quiver = (QuiverEngine) engine;
-          quiver.session().registerTable(FixedCost.TABLE, empty.toString());
+          quiver.session().registerTable(probe.table(), empty.toString());
           FixedCost.Phases phases =
               FixedCost.measure(quiver.session(), query.getValue(), options.fixedCostRuns());
           run.quiverFixedCost.put(query.getKey(), phases);
@@ -198,14 +204,15 @@ final class EnginePasses {
         case FLINK -> {
           if (totals.isEmpty()) {
             ((FlinkSqlEngine) engine)
-                .executeDdl(FlinkSqlTables.ddl(FixedCost.TABLE, TpchTable.LINE_ITEM, empty));
+                .executeDdl(
+                    FlinkSqlTables.ddl(probe.table(), probe.schema(), probe.primaryKey(), empty));
           }
           totals.put(
               query.getKey(), FixedCost.total(engine, query.getValue(), options.fixedCostRuns()));
         }
         case DUCKDB -> {
           if (totals.isEmpty()) {
-            ((DuckDbEngine) engine).createView(FixedCost.TABLE, empty);
+            ((DuckDbEngine) engine).createView(probe.table(), empty);
           }
           totals.put(
               query.getKey(), FixedCost.total(engine, query.getValue(), options.fixedCostRuns()));

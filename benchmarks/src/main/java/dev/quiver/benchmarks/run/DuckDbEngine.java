@@ -1,13 +1,13 @@
-package dev.quiver.benchmarks.tpch;
+package dev.quiver.benchmarks.run;
 
 import dev.quiver.cli.tpch.ResultComparison;
-import io.trino.tpch.TpchTable;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -19,16 +19,16 @@ final class DuckDbEngine implements Engine {
   private final Connection connection;
   private volatile Statement running;
 
-  DuckDbEngine(BenchmarkOptions options) throws SQLException {
-    this(options.data(), options.parallelism());
+  DuckDbEngine(BenchmarkOptions options, Workload workload) throws SQLException {
+    this(options.data(), options.parallelism(), workload.tables().keySet());
   }
 
-  DuckDbEngine(Path data, int threads) throws SQLException {
+  DuckDbEngine(Path data, int threads, Collection<String> tables) throws SQLException {
     connection = DriverManager.getConnection("jdbc:duckdb:");
     try (Statement statement = connection.createStatement()) {
       statement.execute("SET threads = " + threads);
-      for (TpchTable<?> table : TpchTable.getTables()) {
-        createView(statement, table.getTableName(), data.resolve(table.getTableName()));
+      for (String table : tables) {
+        createView(statement, table, data.resolve(table));
       }
     } catch (SQLException | RuntimeException e) {
       connection.close();

@@ -1,8 +1,7 @@
-package dev.quiver.benchmarks.tpch;
+package dev.quiver.benchmarks.run;
 
 import dev.quiver.cli.tpch.ResultComparison;
 import dev.quiver.flink.session.LocalCluster;
-import io.trino.tpch.TpchTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +16,7 @@ import org.apache.flink.util.CloseableIterator;
 
 /**
  * Flink 2.3 batch SQL: a table environment in batch mode on its own MiniCluster (the same settings
- * as Quiver's, {@link ClusterSettings}), the eight tables declared over the same Parquet files
+ * as Quiver's, {@link ClusterSettings}), the workload's tables declared over the same Parquet files
  * ({@link FlinkSqlTables}), each query's rows collected with {@code executeSql(q).collect()}.
  * Flink's planner and runtime options stay at their defaults unless {@code --flink-sql} sets them.
  */
@@ -28,7 +27,7 @@ final class FlinkSqlEngine implements Engine {
   private final StreamTableEnvironment tables;
   private volatile TableResult running;
 
-  FlinkSqlEngine(BenchmarkOptions options) throws Exception {
+  FlinkSqlEngine(BenchmarkOptions options, Workload workload) throws Exception {
     this.cluster =
         LocalCluster.create(
             ClusterSettings.configuration(options, ClusterSettings.freePort()),
@@ -41,9 +40,7 @@ final class FlinkSqlEngine implements Engine {
       for (Map.Entry<String, String> option : options.flinkSql().entrySet()) {
         tables.getConfig().set(option.getKey(), option.getValue());
       }
-      for (TpchTable<?> table : TpchTable.getTables()) {
-        FlinkSqlTables.ddl(table, options.data()).forEach(tables::executeSql);
-      }
+      FlinkSqlTables.ddl(workload, options.data()).forEach(tables::executeSql);
     } catch (Exception | Error e) {
       cluster.close();
       throw e;
@@ -58,11 +55,6 @@ final class FlinkSqlEngine implements Engine {
   @Override
   public Kind kind() {
     return Kind.FLINK;
-  }
-
-  @Override
-  public String text(int query) {
-    return FlinkSqlQueries.text(query);
   }
 
   @SuppressWarnings("try") // Flink's CloseableIterator.close() declares Exception

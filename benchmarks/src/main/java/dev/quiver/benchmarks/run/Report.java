@@ -1,4 +1,4 @@
-package dev.quiver.benchmarks.tpch;
+package dev.quiver.benchmarks.run;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,12 +11,12 @@ import java.util.Locale;
  * match, detail), {@code all-passes.tsv}, {@code summary.md}, {@code chart.svg} and, when something
  * failed, {@code errors.txt} with the stack traces.
  */
-final class Report {
-  static final String TSV = "results.tsv";
-  static final String ALL_PASSES = "all-passes.tsv";
-  static final String SUMMARY = "summary.md";
-  static final String CHART = "chart.svg";
-  static final String ERRORS = "errors.txt";
+public final class Report {
+  public static final String TSV = "results.tsv";
+  public static final String ALL_PASSES = "all-passes.tsv";
+  public static final String SUMMARY = "summary.md";
+  public static final String CHART = "chart.svg";
+  public static final String ERRORS = "errors.txt";
 
   private Report() {}
 
