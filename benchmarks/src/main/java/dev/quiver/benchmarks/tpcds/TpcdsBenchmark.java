@@ -19,7 +19,7 @@ import java.util.Locale;
  * multi}, the generator's files of {@code --rows-per-file} rows).
  *
  * <pre>
- *   java -Xmx6g --add-opens=java.base/java.nio=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
+ *   java -Xmx8g --add-opens=java.base/java.nio=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
  *       dev.quiver.benchmarks.tpcds.TpcdsBenchmark --sf 1 --parallelism 2
  * </pre>
  *

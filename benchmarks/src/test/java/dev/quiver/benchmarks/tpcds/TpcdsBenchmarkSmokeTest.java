@@ -18,28 +18,23 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the TPC-DS benchmark as its command line would, at a tiny scale (SF 0.01, one Parquet file
- * per table, two queries that need Flink SQL's edits, all three engines, one pass), and checks that
- * it writes its reports and that every engine's answers equal DuckDB's (~60 s, most of it
- * generating the data). It asserts no time.
+ * per table, two queries that need Flink SQL's edits, all three engines (the default, as is
+ * parallelism 2), one pass), and checks that it writes its reports and that every engine's answers
+ * equal DuckDB's (40-70 s on 2 busy cores, a third of it generating the data). It asserts no time.
  */
 @ExtendWith(ArrowLeakCheck.class)
 class TpcdsBenchmarkSmokeTest {
 
   @Test
-  void runsAllThreeEnginesAndEveryAnswerMatches(@TempDir Path dir) throws Exception {
-    Path out = dir.resolve("out");
-    TpcdsBenchmark.Options options =
-        TpcdsBenchmark.parse(
-            "--sf", "0.01",
-            "--layout", "single",
-            "--parallelism", "2",
-            "--data", dir.resolve("data").toString(),
-            "--out", out.toString(),
-            "--engines", "quiver,flink,duckdb",
-            "--queries", "7,32",
-            "--passes", "1",
-            "--managed-memory", "256m",
-            "--timeout-seconds", "120");
+  void onOneFilePerTableEveryEngineGivesDuckDbsAnswers(@TempDir Path dir) throws Exception {
+    Path out = dir.resolve("report");
+    String command =
+        "--sf 0.01 --layout single --queries 7,32 --passes 1 --managed-memory 256m"
+            + " --timeout-seconds 120 --data "
+            + dir.resolve("data")
+            + " --out "
+            + out;
+    TpcdsBenchmark.Options options = TpcdsBenchmark.parse(command.split(" "));
     List<BenchmarkRun> runs = TpcdsBenchmark.run(options);
 
     assertEquals(1, runs.size());
