@@ -2,6 +2,7 @@ package dev.quiver.flink.runtime;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.error.QuiverException;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.batch.BatchSerializer;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.ExceptionUtils;
 
 /**
  * The data records of a running job, in arrival order, decoded into the caller's allocator; each
@@ -32,6 +34,9 @@ import org.apache.flink.util.CloseableIterator;
 public final class ResultRecords implements CloseableIterator<BatchRecord> {
   /** How long {@link #close()} waits for a cancelled job to end. */
   static final Duration TERMINATION_TIMEOUT = Duration.ofSeconds(60);
+
+  /** How long a failed read waits for the job's failure ({@link #withJobFailure}). */
+  static final Duration FAILURE_TIMEOUT = Duration.ofSeconds(10);
 
   private final JobClient client;
   private final CloseableIterator<byte[]> bytes;
@@ -68,14 +73,47 @@ public final class ResultRecords implements CloseableIterator<BatchRecord> {
     while (next == null) {
       next = commits.poll();
       if (next == null) {
-        if (!bytes.hasNext()) {
-          commits.checkComplete();
-          return false;
+        byte[] frame;
+        try {
+          if (!bytes.hasNext()) {
+            commits.checkComplete();
+            return false;
+          }
+          frame = bytes.next();
+        } catch (RuntimeException e) {
+          throw withJobFailure(e);
         }
-        commits.accept(ResultFrame.read(bytes.next()));
+        commits.accept(ResultFrame.read(frame));
       }
     }
     return true;
+  }
+
+  /**
+   * {@code e}, a failure of Flink's result fetcher, with the job's own failure as its cause when
+   * {@code e} does not carry it. The fetcher usually fails with the job's failure (and so with the
+   * task's {@link QuiverException}, the error a user can act on); when the job fails before the
+   * fetcher's first request, it fails with a message of its own, and the task's error would be
+   * lost. The job's result is asked for at most {@link #FAILURE_TIMEOUT}.
+   */
+  private RuntimeException withJobFailure(RuntimeException e) {
+    if (ExceptionUtils.findThrowable(e, QuiverException.class).isPresent()) {
+      return e;
+    }
+    try {
+      client.getJobExecutionResult().get(FAILURE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException failed) {
+      if (ExceptionUtils.findThrowable(failed, QuiverException.class).isPresent()) {
+        RuntimeException withCause = new RuntimeException(e.getMessage(), failed.getCause());
+        withCause.addSuppressed(e);
+        return withCause;
+      }
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+    } catch (TimeoutException | RuntimeException other) {
+      e.addSuppressed(other);
+    }
+    return e;
   }
 
   /** The next data record (the job sends data records only); the caller owns it. */
