@@ -310,17 +310,40 @@ final class RelTranslator {
   }
 
   private PlanBuilder aggregate(Aggregate aggregate) {
-    PlanBuilder input = translate(aggregate.getInput());
     if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+      PlanBuilder input = translate(aggregate.getInput());
       return GroupingSets.translate(input, aggregate, this); // ROLLUP, CUBE, GROUPING SETS
     }
     List<Integer> keys = aggregate.getGroupSet().asList();
+    List<org.apache.calcite.rel.core.AggregateCall> sqlCalls = aggregate.getAggCallList();
+    PlanBuilder input;
+    if (aggregate.getInput() instanceof TableScan scan) {
+      // Projection pushdown for an aggregate straight over a table (COUNT(*) FROM t reads no
+      // column at all): the scan reads the columns the keys and calls use, renumbered.
+      ImmutableBitSet.Builder fields = aggregate.getGroupSet().rebuild();
+      for (org.apache.calcite.rel.core.AggregateCall call : sqlCalls) {
+        fields.addAll(call.getArgList());
+        if (call.filterArg >= 0) {
+          fields.set(call.filterArg);
+        }
+        call.getCollation().getFieldCollations().forEach(f -> fields.set(f.getFieldIndex()));
+      }
+      ImmutableBitSet used = fields.build();
+      input = scan(scan, used.asList());
+      Mapping mapping = Mappings.source(used.asList(), scan.getRowType().getFieldCount()).inverse();
+      keys = Mappings.apply2(mapping, keys);
+      List<org.apache.calcite.rel.core.AggregateCall> mapped = new ArrayList<>();
+      for (org.apache.calcite.rel.core.AggregateCall call : sqlCalls) {
+        mapped.add(call.transform(mapping));
+      }
+      sqlCalls = mapped;
+    } else {
+      input = translate(aggregate.getInput());
+    }
     List<AggregateCall> calls = new ArrayList<>();
     List<String> names = aggregate.getRowType().getFieldNames();
-    for (int i = 0; i < aggregate.getAggCallList().size(); i++) {
-      calls.add(
-          AggregateCalls.translate(
-              input, aggregate.getAggCallList().get(i), names.get(keys.size() + i)));
+    for (int i = 0; i < sqlCalls.size(); i++) {
+      calls.add(AggregateCalls.translate(input, sqlCalls.get(i), names.get(keys.size() + i)));
     }
     // A single-node aggregate; the pass splits it into PARTIAL, exchange, FINAL (or adds the
     // exchange below it) unless its input already holds every group in one partition.

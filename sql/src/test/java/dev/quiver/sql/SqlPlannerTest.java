@@ -48,6 +48,18 @@ class SqlPlannerTest {
     assertThat(plan.schema().column(1).nullable()).isTrue();
   }
 
+  /** An aggregate straight over a table reads only the columns it uses: COUNT(*) reads none. */
+  @Test
+  void anAggregateOverATableReadsOnlyTheColumnsItUses() {
+    assertThat(explain("select count(*) from lineitem", 2)).contains("Scan[lineitem [],");
+    String text =
+        explain(
+            "select l_returnflag, count(distinct l_partkey),"
+                + " sum(l_quantity) filter (where l_tax > 0) from lineitem group by l_returnflag",
+            2);
+    assertThat(text).contains("Scan[lineitem [l_partkey, l_quantity, l_tax, l_returnflag],");
+  }
+
   @Test
   void singlePartitionUsesSingleAggregate() {
     String text = explain("select n_regionkey, count(*) from nation group by n_regionkey", 1);
