@@ -192,7 +192,9 @@ public final class StageGraphCompiler {
     OutputSplit split = StageEdges.split(stage.distribution());
     String name = "stage " + stage.id() + ": " + stage.plan();
     int tasks = stage.tasks();
-    switch (inputs.size()) {
+    boolean readsScan =
+        PlanPipelines.inputs(stage.plan()).stream().anyMatch(Scan.class::isInstance);
+    switch (inputs.size() >= 2 && readsScan ? -1 : inputs.size()) {
       case 0:
         return env.fromSequence(0, tasks - 1)
             .name("stage " + stage.id() + ": trigger")

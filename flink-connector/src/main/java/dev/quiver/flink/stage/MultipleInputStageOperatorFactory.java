@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.exchange.OutputSplit;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;
+import org.apache.flink.streaming.api.operators.ChainingStrategy;
 import org.apache.flink.streaming.api.operators.StreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 
@@ -29,6 +30,8 @@ public final class MultipleInputStageOperatorFactory
     this.inputs = inputs;
     this.factory = requireNonNull(factory, "factory is null");
     this.split = requireNonNull(split, "split is null");
+    // A scan input's source runs in this task (no blocking partition between them).
+    setChainingStrategy(ChainingStrategy.HEAD_WITH_SOURCES);
   }
 
   @Override

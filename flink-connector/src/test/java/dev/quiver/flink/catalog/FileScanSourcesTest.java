@@ -8,13 +8,22 @@ import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.batch.BatchTypeInfo;
+import dev.quiver.flink.compiler.JobRunner;
+import dev.quiver.flink.compiler.QueryResult;
+import dev.quiver.flink.compiler.StageGraphCompiler;
 import dev.quiver.flink.runtime.BatchResults;
 import dev.quiver.flink.testing.FlinkTestJobs;
 import dev.quiver.formats.FileFormat;
 import dev.quiver.formats.OrdersFiles;
 import dev.quiver.plan.distribute.SplitAssigner;
+import dev.quiver.plan.expr.Exprs;
 import dev.quiver.plan.expr.Literal;
+import dev.quiver.plan.expr.ScalarFunction;
+import dev.quiver.plan.join.JoinType;
 import dev.quiver.plan.node.Column;
+import dev.quiver.plan.node.JoinDistribution;
+import dev.quiver.plan.node.PlanBuilder;
+import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.node.Scan;
 import dev.quiver.plan.node.ScanFilter;
@@ -22,6 +31,8 @@ import dev.quiver.plan.node.SplitUnit;
 import dev.quiver.plan.node.TableSource;
 import dev.quiver.plan.type.SqlType;
 import dev.quiver.sql.CatalogTable;
+import dev.quiver.stage.StageGraph;
+import dev.quiver.stage.StagePlanner;
 import dev.quiver.testing.ArrowLeakCheck;
 import dev.quiver.testing.BatchRows;
 import java.io.IOException;
@@ -32,7 +43,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
@@ -180,6 +196,60 @@ class FileScanSourcesTest {
       }
     }
     return ids;
+  }
+
+  /**
+   * A stage that reads a broadcast input and scans a file table runs the scan's source in its own
+   * task (source chaining): the scanned rows never pass through a blocking partition, and only the
+   * broadcast input is an edge of the stage's job vertex.
+   */
+  @Test
+  void aScanBesideABroadcastInputIsChainedIntoTheStageTask(BufferAllocator allocator)
+      throws Exception {
+    Path orders = OrdersFiles.writeParquet(dir.resolve("orders"), 3, 200, allocator);
+    CatalogTable table = FileCatalogTables.open("orders", FileTableSpec.of(orders.toString()));
+    RowSchema ids = new RowSchema(List.of(table.schema().column(0)));
+    PlanBuilder probe = PlanBuilder.scan(planned(table, ids, 2).source(), 2);
+    PlanBuilder scanned = PlanBuilder.scan(planned(table, ids, 1).source(), 1);
+    PlanBuilder build =
+        scanned.filter(Exprs.call(ScalarFunction.LESS_THAN, scanned.col(0), Exprs.lit(50L)));
+    PlanNode plan =
+        probe
+            .hashJoin(
+                JoinType.LEFT_SEMI,
+                build,
+                PlanBuilder.keys(0),
+                PlanBuilder.keys(0),
+                JoinDistribution.BROADCAST)
+            .build();
+    StageGraphCompiler compiler = new StageGraphCompiler().withScanSources(new FileScanSources());
+    StageGraph graph = StagePlanner.withDefaultRewrites().plan(plan);
+    StreamExecutionEnvironment env = batchEnvironment();
+    compiler.compile(env, graph).sinkTo(new DiscardingSink<>());
+    JobGraph job = env.getStreamGraph().getJobGraph();
+    JobVertex joined = null;
+    for (JobVertex vertex : job.getVertices()) {
+      if (vertex.getName().contains("HashJoin")) {
+        joined = vertex;
+      }
+    }
+    assertThat(joined).as("the join's vertex").isNotNull();
+    assertThat(joined.getName()).contains("[Source: scan ");
+    assertThat(joined.getInputs()).as("only the broadcast edge").hasSize(1);
+
+    List<List<Object>> rows = new ArrayList<>();
+    try (QueryResult result =
+        new JobRunner(StagePlanner.withDefaultRewrites(), compiler)
+            .run(batchEnvironment(), plan, allocator, "chained-scan")) {
+      while (result.hasNext()) {
+        try (VectorSchemaRoot batch = result.next()) {
+          rows.addAll(BatchRows.rows(batch));
+        }
+      }
+    }
+    assertThat(rows)
+        .containsExactlyInAnyOrderElementsOf(
+            LongStream.range(0, 50).mapToObj(i -> List.<Object>of(i)).toList());
   }
 
   private static Scan planned(CatalogTable table, RowSchema schema, int tasks) {
