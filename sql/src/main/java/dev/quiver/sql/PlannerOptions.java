@@ -1,5 +1,6 @@
 package dev.quiver.sql;
 
+import dev.quiver.plan.distribute.ReplicateSmallBuilds;
 import dev.quiver.plan.distribute.SpreadUnbalancedScans;
 
 /**
@@ -12,9 +13,15 @@ import dev.quiver.plan.distribute.SpreadUnbalancedScans;
  * @param spreadThresholdBytes a scan whose most loaded task reads at least this many bytes more
  *     than its share (a table of one large file) has its rows spread over every task before the
  *     work above it ({@link SpreadUnbalancedScans}); {@link Long#MAX_VALUE} never spreads
+ * @param replicateBuildBytes a broadcast build side that is a scan (with filters and projections)
+ *     is read by every task of the join itself, without a stage of its own, when its bytes times
+ *     the join's tasks are at most this ({@link ReplicateSmallBuilds}); 0 never does
  */
 public record PlannerOptions(
-    int parallelism, long broadcastThresholdBytes, long spreadThresholdBytes) {
+    int parallelism,
+    long broadcastThresholdBytes,
+    long spreadThresholdBytes,
+    long replicateBuildBytes) {
   /** Spark's default: a side of up to 10 MB is cheaper to copy than to shuffle the other side. */
   public static final long DEFAULT_BROADCAST_THRESHOLD = 10L << 20;
 
@@ -30,6 +37,17 @@ public record PlannerOptions(
       throw new IllegalArgumentException(
           "spreadThresholdBytes is negative: " + spreadThresholdBytes);
     }
+    if (replicateBuildBytes < 0) {
+      throw new IllegalArgumentException("replicateBuildBytes is negative: " + replicateBuildBytes);
+    }
+  }
+
+  public PlannerOptions(int parallelism, long broadcastThresholdBytes, long spreadThresholdBytes) {
+    this(
+        parallelism,
+        broadcastThresholdBytes,
+        spreadThresholdBytes,
+        ReplicateSmallBuilds.DEFAULT_MAX_BYTES);
   }
 
   public PlannerOptions(int parallelism, long broadcastThresholdBytes) {
@@ -62,10 +80,14 @@ public record PlannerOptions(
   }
 
   public PlannerOptions withBroadcastThreshold(long bytes) {
-    return new PlannerOptions(parallelism, bytes, spreadThresholdBytes);
+    return new PlannerOptions(parallelism, bytes, spreadThresholdBytes, replicateBuildBytes);
   }
 
   public PlannerOptions withSpreadThreshold(long bytes) {
-    return new PlannerOptions(parallelism, broadcastThresholdBytes, bytes);
+    return new PlannerOptions(parallelism, broadcastThresholdBytes, bytes, replicateBuildBytes);
+  }
+
+  public PlannerOptions withReplicateBuildBytes(long bytes) {
+    return new PlannerOptions(parallelism, broadcastThresholdBytes, spreadThresholdBytes, bytes);
   }
 }

@@ -3,6 +3,7 @@ package dev.quiver.sql;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.distribute.EnforceDistribution;
+import dev.quiver.plan.distribute.ReplicateSmallBuilds;
 import dev.quiver.plan.distribute.SpreadUnbalancedScans;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.type.TypeRules;
@@ -66,7 +67,8 @@ public final class SqlPlanner {
     plan =
         SpreadUnbalancedScans.withParallelism(options.parallelism(), options.spreadThresholdBytes())
             .apply(plan);
-    return EnforceDistribution.withParallelism(options.parallelism()).apply(plan);
+    plan = EnforceDistribution.withParallelism(options.parallelism()).apply(plan);
+    return ReplicateSmallBuilds.upTo(options.replicateBuildBytes()).apply(plan);
   }
 
   /** The optimized Calcite plan, for debugging and tests. */

@@ -28,6 +28,7 @@ import dev.quiver.plan.node.Union;
 import dev.quiver.plan.node.Values;
 import dev.quiver.plan.node.Window;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,6 +74,7 @@ final class StageCutter implements PlanVisitor<PlanNode> {
   private final Map<StageKey, Integer> cut = new HashMap<>(); // only when sharing
 
   private final boolean share;
+  private boolean replicating; // inside the build input of a join that reads it in every task
 
   private StageCutter(boolean share) {
     this.share = share;
@@ -137,6 +139,14 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   /** The build input of a join that every task reads whole, as a BROADCAST stage input. */
   private PlanNode replicatedBuild(PlanNode build) {
+    if (Scan.replicatedPipeline(build)) {
+      replicating = true; // every task of this stage reads the build itself
+      try {
+        return build.accept(this);
+      } finally {
+        replicating = false;
+      }
+    }
     if (Broadcast.is(build)) {
       PlanNode producer = build.child(0).accept(this); // the broadcast's input
       int id = addStage(producer, OutputDistribution.none());
@@ -161,6 +171,17 @@ final class StageCutter implements PlanVisitor<PlanNode> {
 
   @Override
   public PlanNode visitScan(Scan node) {
+    if (node.isReplicated()) {
+      if (!replicating) {
+        throw new QuiverException(
+            ErrorCode.INVALID_ARGUMENT,
+            "a replicated scan can only be the build input of a BROADCAST hash join; elsewhere"
+                + " every task would emit its rows again: "
+                + node);
+      }
+      return node.withAssignment(
+          Collections.nCopies(node.tasks(), List.copyOf(node.source().units())));
+    }
     return node.withAssignment(SplitAssigner.assign(node.source().units(), node.tasks()));
   }
 

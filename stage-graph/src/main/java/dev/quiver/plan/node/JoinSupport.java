@@ -23,10 +23,13 @@ final class JoinSupport {
 
   /**
    * Whether every task of a join over {@code build} sees all of it: a {@link Broadcast} exchange,
-   * or, once the plan is cut into stages, a stage input read in BROADCAST mode.
+   * filters and projections over a replicated {@link Scan}, or, once the plan is cut into stages, a
+   * stage input read in BROADCAST mode.
    */
   static boolean isReplicated(PlanNode build) {
     StageInput input = StageInput.as(build);
-    return Broadcast.is(build) || (input != null && input.mode() == InputMode.BROADCAST);
+    return Broadcast.is(build)
+        || (input != null && input.mode() == InputMode.BROADCAST)
+        || Scan.replicatedPipeline(build);
   }
 }

@@ -14,25 +14,37 @@ import java.util.Optional;
  * Reads a {@link TableSource} with {@code tasks} parallel tasks. A scan as built has no split
  * assignment; the stage planner gives it one ({@link #withAssignment}), so that each task reads a
  * list of units fixed at planning time and never picks its share by task index at run time.
+ *
+ * <p>A {@linkplain #replicated(TableSource, int) replicated} scan is read whole by every task: it
+ * is the build side of a broadcast join that each task of the join's stage reads itself, instead of
+ * a stage of its own whose output is broadcast (see {@code ReplicateSmallBuilds}).
  */
 public final class Scan extends LeafNode {
   private static final long serialVersionUID = 1L;
 
   private final TableSource source;
   private final int tasks;
+  private final boolean replicated;
   private final List<List<SplitUnit>> assignment; // null until planned
 
   public Scan(TableSource source, int tasks) {
-    this(source, tasks, null);
+    this(source, tasks, false, null);
   }
 
-  private Scan(TableSource source, int tasks, List<List<SplitUnit>> assignment) {
+  /** A scan of {@code source} that each of its {@code tasks} tasks reads whole. */
+  public static Scan replicated(TableSource source, int tasks) {
+    return new Scan(source, tasks, true, null);
+  }
+
+  private Scan(
+      TableSource source, int tasks, boolean replicated, List<List<SplitUnit>> assignment) {
     super(
         requireNonNull(source, "source is null").schema(),
         Partitioning.unknown(checkTasks(source, tasks)),
         List.of());
     this.source = source;
     this.tasks = tasks;
+    this.replicated = replicated;
     this.assignment = assignment;
   }
 
@@ -49,6 +61,20 @@ public final class Scan extends LeafNode {
     return tasks;
   }
 
+  /** Whether every task reads every unit (the build side of a join, read in its stage). */
+  public boolean isReplicated() {
+    return replicated;
+  }
+
+  /** Whether {@code node} is filters and projections over a replicated scan. */
+  public static boolean replicatedPipeline(PlanNode node) {
+    PlanNode bottom = node;
+    while (bottom instanceof Filter || bottom instanceof Project) {
+      bottom = bottom.child(0);
+    }
+    return bottom instanceof Scan scan && scan.replicated;
+  }
+
   /** The units of each task, once planned. */
   public Optional<List<List<SplitUnit>>> assignment() {
     return Optional.ofNullable(assignment);
@@ -56,7 +82,7 @@ public final class Scan extends LeafNode {
 
   /**
    * This scan with each task's units. Every unit of the source must appear exactly once, in exactly
-   * {@link #tasks()} lists.
+   * {@link #tasks()} lists; in every list when the scan is replicated.
    */
   public Scan withAssignment(List<List<SplitUnit>> perTask) {
     requireNonNull(perTask, "perTask is null");
@@ -66,10 +92,13 @@ public final class Scan extends LeafNode {
     }
     Map<SplitUnit, Integer> remaining = new HashMap<>();
     for (SplitUnit unit : source.units()) {
-      remaining.merge(unit, 1, Integer::sum);
+      remaining.merge(unit, replicated ? tasks : 1, Integer::sum);
     }
     List<List<SplitUnit>> copy = new ArrayList<>();
     for (List<SplitUnit> units : perTask) {
+      if (replicated && units.size() != source.units().size()) {
+        throw new IllegalArgumentException(this + ": a task of a replicated scan reads every unit");
+      }
       for (SplitUnit unit : units) {
         if (remaining.merge(unit, -1, Integer::sum) < 0) {
           throw new IllegalArgumentException(this + ": unit assigned twice or unknown: " + unit);
@@ -80,12 +109,12 @@ public final class Scan extends LeafNode {
     if (remaining.values().stream().anyMatch(count -> count != 0)) {
       throw new IllegalArgumentException(this + ": some units are not assigned to any task");
     }
-    return new Scan(source, tasks, List.copyOf(copy));
+    return new Scan(source, tasks, replicated, List.copyOf(copy));
   }
 
   @Override
   protected List<Object> fields() {
-    return Arrays.asList(source, tasks, assignment);
+    return Arrays.asList(source, tasks, replicated, assignment);
   }
 
   @Override
@@ -107,7 +136,8 @@ public final class Scan extends LeafNode {
     }
     text.append(']');
     source.filter().ifPresent(filter -> text.append(", filter=(").append(filter).append(')'));
-    text.append(", units=").append(source.units().size()).append(", tasks=");
+    text.append(", units=").append(source.units().size());
+    text.append(replicated ? ", replicated" : "").append(", tasks=");
     if (assignment == null) {
       return text.append(tasks).append(']').toString();
     }
