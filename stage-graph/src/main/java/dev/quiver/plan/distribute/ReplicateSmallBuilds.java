@@ -1,11 +1,9 @@
 package dev.quiver.plan.distribute;
 
 import dev.quiver.plan.node.Broadcast;
-import dev.quiver.plan.node.Filter;
 import dev.quiver.plan.node.HashJoin;
 import dev.quiver.plan.node.JoinDistribution;
 import dev.quiver.plan.node.PlanNode;
-import dev.quiver.plan.node.Project;
 import dev.quiver.plan.node.Scan;
 import dev.quiver.plan.rewrite.PlanRewrite;
 import java.util.ArrayList;
@@ -84,24 +82,10 @@ public final class ReplicateSmallBuilds implements PlanRewrite {
    * {@code build} over a replicated scan of {@code tasks} tasks, or null if it does not qualify.
    */
   private PlanNode replicated(PlanNode build, int tasks) {
-    PlanNode bottom = build;
-    while (bottom instanceof Filter || bottom instanceof Project) {
-      bottom = bottom.child(0);
-    }
-    if (!(bottom instanceof Scan scan) || scan.isReplicated()) {
+    Scan scan = Scan.underPipeline(build);
+    if (scan == null || scan.isReplicated() || scan.source().bytes() > maxBytes / tasks) {
       return null;
     }
-    long bytes = scan.source().bytes();
-    if (bytes > maxBytes / tasks) {
-      return null;
-    }
-    return withScan(build, Scan.replicated(scan.source(), tasks));
-  }
-
-  private static PlanNode withScan(PlanNode node, Scan scan) {
-    if (node instanceof Scan) {
-      return scan;
-    }
-    return node.withChildren(List.of(withScan(node.child(0), scan)));
+    return Scan.replaceUnderPipeline(build, Scan.replicated(scan.source(), tasks));
   }
 }

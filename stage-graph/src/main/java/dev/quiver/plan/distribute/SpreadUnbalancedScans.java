@@ -4,12 +4,10 @@ import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.node.Aggregate;
 import dev.quiver.plan.node.DefaultPlanVisitor;
 import dev.quiver.plan.node.Expand;
-import dev.quiver.plan.node.Filter;
 import dev.quiver.plan.node.HashJoin;
 import dev.quiver.plan.node.JoinDistribution;
 import dev.quiver.plan.node.NestedLoopJoin;
 import dev.quiver.plan.node.PlanNode;
-import dev.quiver.plan.node.Project;
 import dev.quiver.plan.node.Repartition;
 import dev.quiver.plan.node.Scan;
 import dev.quiver.plan.node.Sort;
@@ -119,15 +117,12 @@ public final class SpreadUnbalancedScans implements PlanRewrite {
    * filters and projections over an unbalanced scan; else null.
    */
   private PlanNode spread(PlanNode input) {
-    PlanNode bottom = input;
-    while (bottom instanceof Filter || bottom instanceof Project) {
-      bottom = bottom.child(0);
-    }
-    if (!(bottom instanceof Scan scan) || !unbalanced(scan)) {
+    Scan scan = Scan.underPipeline(input);
+    if (scan == null || !unbalanced(scan)) {
       return null;
     }
     int tasks = Math.max(1, Math.min(scan.tasks(), scan.source().units().size()));
-    PlanNode chain = withScan(input, new Scan(scan.source(), tasks));
+    PlanNode chain = Scan.replaceUnderPipeline(input, new Scan(scan.source(), tasks));
     return new Repartition(chain, Repartition.Scheme.roundRobin(), parallelism);
   }
 
@@ -150,13 +145,6 @@ public final class SpreadUnbalancedScans implements PlanRewrite {
     }
     double mean = (double) total / parallelism;
     return max >= MIN_SKEW * mean && max - mean >= minExcessBytes;
-  }
-
-  private static PlanNode withScan(PlanNode node, Scan scan) {
-    if (node instanceof Scan) {
-      return scan;
-    }
-    return node.withChildren(List.of(withScan(node.child(0), scan)));
   }
 
   /** The indices of a node's inputs that it works on in the stage of those inputs. */

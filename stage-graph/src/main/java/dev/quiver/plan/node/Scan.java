@@ -68,11 +68,25 @@ public final class Scan extends LeafNode {
 
   /** Whether {@code node} is filters and projections over a replicated scan. */
   public static boolean replicatedPipeline(PlanNode node) {
+    Scan scan = underPipeline(node);
+    return scan != null && scan.replicated;
+  }
+
+  /** The scan under {@code node} when it is filters and projections over one, else null. */
+  public static Scan underPipeline(PlanNode node) {
     PlanNode bottom = node;
     while (bottom instanceof Filter || bottom instanceof Project) {
       bottom = bottom.child(0);
     }
-    return bottom instanceof Scan scan && scan.replicated;
+    return bottom instanceof Scan scan ? scan : null;
+  }
+
+  /** {@code pipeline} (filters and projections over a scan) over {@code scan} instead. */
+  public static PlanNode replaceUnderPipeline(PlanNode pipeline, Scan scan) {
+    if (pipeline instanceof Scan) {
+      return scan;
+    }
+    return pipeline.withChildren(List.of(replaceUnderPipeline(pipeline.child(0), scan)));
   }
 
   /** The units of each task, once planned. */
