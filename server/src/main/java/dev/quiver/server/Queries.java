@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The statements clients have been given tickets for, by ticket id, until their run ends. A ticket
@@ -17,6 +18,7 @@ final class Queries {
   static final Duration UNREAD_TICKET_LIFETIME = Duration.ofMinutes(10);
 
   private final Map<String, Query> byId = new ConcurrentHashMap<>();
+  private final AtomicLong cancelled = new AtomicLong();
 
   /** A new query for {@code planned}, with a fresh ticket id. */
   Query add(PlannedQuery planned) {
@@ -32,7 +34,14 @@ final class Queries {
 
   /** The query has ended: its ticket is no longer valid. */
   void remove(Query query) {
-    byId.remove(query.id(), query);
+    if (byId.remove(query.id(), query) && query.isCancelled()) {
+      cancelled.incrementAndGet();
+    }
+  }
+
+  /** The queries that have ended cancelled since the server started. */
+  long cancelled() {
+    return cancelled.get();
   }
 
   /** The queries whose ticket is being read (waiting to run or running). */

@@ -105,6 +105,14 @@ public final class QuiverFlightServer implements AutoCloseable {
     return producer.activeQueries();
   }
 
+  /**
+   * The queries that have ended cancelled since the server started: by their client, by a client
+   * that went away, or by the server's stop.
+   */
+  public long cancelledQueries() {
+    return producer.cancelledQueries();
+  }
+
   /** The queries waiting to run now. */
   public int queuedQueries() {
     return admission.queued();

@@ -87,6 +87,11 @@ final class QuiverFlightSqlProducer extends NoOpFlightSqlProducer {
     return queries.active();
   }
 
+  /** The queries that have ended cancelled (by a client, a disconnect, the server's stop). */
+  long cancelledQueries() {
+    return queries.cancelled();
+  }
+
   /** Cancels every query, waiting or running (the server stops). */
   void cancelAll(String why) {
     queries.cancelAll(why);

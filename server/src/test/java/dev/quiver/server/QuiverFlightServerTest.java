@@ -261,6 +261,7 @@ class QuiverFlightServerTest {
   @Test
   void cancelFlightInfoCancelsTheRunningJob(BufferAllocator allocator) throws Exception {
     try (FlightSqlClient client = client(allocator, server)) {
+      long cancelled = server.cancelledQueries();
       FlightInfo info = client.execute(ENDLESS);
       try (FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket())) {
         assertThat(stream.next()).isTrue(); // running, held back by this client
@@ -278,6 +279,7 @@ class QuiverFlightServerTest {
                 e -> assertThat(e.status().code()).isEqualTo(FlightStatusCode.CANCELLED));
       }
       awaitIdle(server);
+      assertThat(server.cancelledQueries()).isEqualTo(cancelled + 1);
       assertThat(client.cancelFlightInfo(new CancelFlightInfoRequest(info)).getStatus())
           .as("a query that has ended")
           .isEqualTo(CancelStatus.NOT_CANCELLABLE);
@@ -286,6 +288,7 @@ class QuiverFlightServerTest {
 
   @Test
   void aClientThatGoesAwayMidStreamHasItsJobCancelled(BufferAllocator allocator) throws Exception {
+    long cancelled = server.cancelledQueries();
     FlightSqlClient client = client(allocator, server);
     FlightInfo info = client.execute(ENDLESS);
     FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket());
@@ -299,6 +302,7 @@ class QuiverFlightServerTest {
     }
     client.close();
     awaitIdle(server); // the job was cancelled: nobody reads the result
+    assertThat(server.cancelledQueries()).isEqualTo(cancelled + 1);
   }
 
   @Test
