@@ -12,6 +12,10 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -99,6 +103,17 @@ class SecureServerTest {
                       .build())) {
         assertThat(rows(client, client.execute("select count(*) from small")))
             .containsExactly(List.of(100L));
+      }
+      String jdbc =
+          "jdbc:arrow-flight-sql://localhost:"
+              + server.port()
+              + "/?useEncryption=true&tlsRootCerts="
+              + cert;
+      try (Connection connection = DriverManager.getConnection(jdbc);
+          Statement statement = connection.createStatement();
+          ResultSet rs = statement.executeQuery("select sum(id) from small")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong(1)).as("JDBC over TLS").isEqualTo(4950);
       }
       try (FlightSqlClient plain =
           new FlightSqlClient(
