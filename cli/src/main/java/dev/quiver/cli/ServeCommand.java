@@ -23,8 +23,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code quiver serve}: an Arrow Flight SQL server ({@link QuiverFlightServer}) in front of one
- * session, until Ctrl-C or SIGTERM, which cancel the running queries, wait until their jobs have
- * ended (memory released, spill files deleted) and stop the session.
+ * session, whose cluster it starts before it listens (with a first query, {@code select 1}), until
+ * Ctrl-C or SIGTERM, which cancel the running queries, wait until their jobs have ended (memory
+ * released, spill files deleted) and stop the session.
  */
 @Command(
     name = "serve",
@@ -132,6 +133,8 @@ final class ServeCommand implements Callable<Integer> {
     QuiverFlightServer server;
     try {
       tables.register(quiver);
+      // A first job starts a local cluster (seconds) now rather than in the first client's query.
+      quiver.sql("select 1").rows();
       QuiverFlightServer.Builder serverBuilder =
           QuiverFlightServer.builder(quiver).host(host).port(port).authentication(authentication);
       if (tlsCert != null) {

@@ -125,7 +125,8 @@ public final class QuiverFlightServer implements AutoCloseable {
 
   /**
    * Cancels every query (running ones have their Flink jobs cancelled), waits at most 15 s until
-   * they have ended, stops the server and releases its memory. Idempotent.
+   * they have ended, stops the server (at most 3 s more for clients to hear of it, then their
+   * connections are closed) and releases its memory. Idempotent.
    */
   @Override
   public synchronized void close() {
@@ -140,10 +141,9 @@ public final class QuiverFlightServer implements AutoCloseable {
       if (!streams.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
         LOG.warn("queries did not end within {} s of their cancellation", STOP_WAIT.toSeconds());
       }
-      server.shutdown();
-      if (!server.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-        LOG.warn("the Flight server did not stop within {} s", STOP_WAIT.toSeconds());
-      }
+      // Every query has ended. Flight's close waits 3 s for calls to finish, then closes the
+      // connections: a client that stopped reading would otherwise hold its call (the CANCELLED
+      // status queues behind the data its flow-control window has no room for) for ever.
       server.close();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

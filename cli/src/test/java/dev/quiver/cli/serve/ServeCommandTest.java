@@ -57,7 +57,11 @@ class ServeCommandTest {
     Process serve = new ProcessBuilder(command).redirectError(err.toFile()).start();
     try (BufferedReader out =
         new BufferedReader(new InputStreamReader(serve.getInputStream(), UTF_8))) {
+      // The test class path's log configuration logs to stdout too: skip its lines.
       String line = out.readLine();
+      while (line != null && !LISTENING.matcher(line).matches()) {
+        line = out.readLine();
+      }
       assertThat(line).as("stderr: %s", Files.readString(err, UTF_8)).isNotNull();
       Matcher listening = LISTENING.matcher(line);
       assertThat(listening.matches()).as(line).isTrue();
