@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
  * <pre>
  *   quiver sql       run a query over files          (SqlCommand)
  *   quiver explain   show a query's stages           (ExplainCommand)
+ *   quiver serve     a Flight SQL server (JDBC, ADBC) (ServeCommand)
  *   quiver tpch      run TPC-H queries               (TpchRunCommand)
  *   quiver tpcds     run TPC-DS queries              (TpcdsRunCommand)
  *   quiver gen tpch  generate TPC-H data             (GenTpchCommand)
@@ -37,6 +38,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
       SqlCommand.class,
       ExplainCommand.class,
+      ServeCommand.class,
       TpchRunCommand.class,
       TpcdsRunCommand.class,
       GenCommand.class,

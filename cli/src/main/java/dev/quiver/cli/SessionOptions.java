@@ -85,6 +85,21 @@ final class SessionOptions {
 
   /** Starts the session (a local MiniCluster takes about two seconds). */
   QuiverSession open() {
+    return builder().build();
+  }
+
+  /** The tasks per distributed stage the session will run. */
+  int parallelism() {
+    return parallelism != null ? parallelism : SessionBuilder.defaultParallelism();
+  }
+
+  /** Whether queries run on a remote cluster ({@code --cluster}). */
+  boolean remote() {
+    return cluster != null;
+  }
+
+  /** The session's builder with these options, for a command that adds to them. */
+  SessionBuilder builder() {
     SessionBuilder builder = QuiverSession.builder();
     if (parallelism != null) {
       builder.parallelism(parallelism);
@@ -97,7 +112,7 @@ final class SessionOptions {
     } else if (jar != null) {
       throw new ParameterException(spec.commandLine(), "--jar is only used with --cluster");
     }
-    return builder.build();
+    return builder;
   }
 
   private Path jarToShip() {

@@ -20,7 +20,9 @@ class UsageTest {
   @Test
   void everySubcommandHasHelp() {
     for (String[] command :
-        new String[][] {{"sql"}, {"explain"}, {"tpch"}, {"gen"}, {"gen", "tpch"}, {"demo"}}) {
+        new String[][] {
+          {"sql"}, {"explain"}, {"serve"}, {"tpch"}, {"gen"}, {"gen", "tpch"}, {"demo"}
+        }) {
       String[] args = new String[command.length + 1];
       System.arraycopy(command, 0, args, 0, command.length);
       args[command.length] = "--help";
@@ -28,6 +30,19 @@ class UsageTest {
       assertThat(run.status()).as(String.join(" ", args)).isZero();
       assertThat(run.out()).startsWith("Usage: quiver " + String.join(" ", command));
     }
+  }
+
+  @Test
+  void serveRefusesToStartWithoutAnAuthenticationChoice() {
+    Cli.Run run = Cli.run("serve", "--port", "0");
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err())
+        .startsWith("quiver: choose who may connect: --user NAME with --password or")
+        .contains("--no-auth")
+        .hasLineCount(1);
+    Cli.Run both = Cli.run("serve", "--no-auth", "--user", "alice", "--password", "x");
+    assertThat(both.status()).isEqualTo(2);
+    assertThat(both.err()).contains("--no-auth goes with neither");
   }
 
   @Test

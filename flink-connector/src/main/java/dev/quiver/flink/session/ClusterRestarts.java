@@ -6,6 +6,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.OptionalInt;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
@@ -60,6 +61,31 @@ final class ClusterRestarts {
       Thread.currentThread().interrupt();
     }
     return restarts;
+  }
+
+  /**
+   * The total task slots of the cluster at {@code host:port} ({@code slots-total} of its REST
+   * endpoint {@code /overview}), or empty when it cannot be asked.
+   */
+  static OptionalInt slots(String host, int port) {
+    URI uri = URI.create("http://" + host + ":" + port + "/overview");
+    try {
+      HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+      HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build();
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() == 200) {
+        JsonNode slots = new ObjectMapper().readTree(response.body()).path("slots-total");
+        if (slots.isInt()) {
+          return OptionalInt.of(slots.asInt());
+        }
+      }
+      LOG.warn("cannot read the slots of the cluster at {}: HTTP {}", uri, response.statusCode());
+    } catch (IOException e) {
+      LOG.warn("cannot read the slots of the cluster at {}: {}", uri, e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return OptionalInt.empty();
   }
 
   /** Whether {@code configuration} chooses a restart strategy. */

@@ -3,6 +3,8 @@ package dev.quiver.flink.session;
 import static java.util.Objects.requireNonNull;
 
 import java.net.URI;
+import java.util.OptionalInt;
+import java.util.concurrent.ExecutionException;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
@@ -137,6 +139,33 @@ public final class LocalCluster implements SessionCluster {
   /** The address of the cluster's REST endpoint (and web UI). */
   URI restAddress() throws Exception {
     return running().getRestAddress().get();
+  }
+
+  @Override
+  public OptionalInt slots() {
+    return OptionalInt.of(slots);
+  }
+
+  /** The jobs that have not reached a terminal state; 0 before the cluster has started. */
+  int unfinishedJobs() {
+    MiniCluster started;
+    synchronized (this) {
+      started = cluster;
+    }
+    if (started == null) {
+      return 0;
+    }
+    try {
+      return (int)
+          started.listJobs().get().stream()
+              .filter(job -> !job.getJobState().isGloballyTerminalState())
+              .count();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while listing the local cluster's jobs", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot list the local cluster's jobs", e);
+    }
   }
 
   @Override

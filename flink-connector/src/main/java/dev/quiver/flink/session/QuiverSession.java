@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -173,20 +174,43 @@ public final class QuiverSession implements AutoCloseable {
    *     feature Quiver cannot run yet, or reads files that have changed since registration
    */
   public SqlResult sql(String sql) {
+    return run(prepare(sql));
+  }
+
+  /**
+   * Plans {@code sql} without running it: its output schema is known before any job starts (a
+   * server answers a client's "what will this return" with it), and {@link #run} starts it later,
+   * as often as asked, without planning it again.
+   *
+   * @throws QuiverException if the query does not parse, names an unknown table or column, or uses
+   *     a feature Quiver cannot run yet
+   */
+  public PlannedQuery prepare(String sql) {
+    return new PlannedQuery(sql, plan(sql));
+  }
+
+  /**
+   * Starts {@code query}, planned by this session; the result streams its batches while the job
+   * runs. Each call is a new Flink job.
+   *
+   * @throws QuiverException if the query reads files that have changed since registration
+   */
+  public SqlResult run(PlannedQuery query) {
+    requireNonNull(query, "query is null");
+    checkOpen();
     long start = System.nanoTime();
-    PlanNode plan = plan(sql);
-    StageGraph graph = stagePlanner.plan(plan);
+    StageGraph graph = stagePlanner.plan(query.plan());
     // A new scan factory per query: it reopens each table, so changed files are noticed.
     JobRunner runner = new JobRunner(stagePlanner, compiler.withScanSources(new FileScanSources()));
     QueryResult result;
     try {
-      result = runner.run(cluster.environment(), graph, allocator, jobName(sql));
+      result = runner.run(cluster.environment(), graph, allocator, jobName(query.sql()));
     } catch (RuntimeException e) {
       throw e; // QuiverException for files that changed since registration, or a bug
     } catch (Exception e) {
       throw new IllegalStateException("cannot submit the query to " + cluster.description(), e);
     }
-    SqlResult sqlResult = new SqlResult(plan.arrowSchema(), result, open::remove);
+    SqlResult sqlResult = new SqlResult(query.schema(), result, open::remove);
     open.add(sqlResult);
     if (closed) { // closed while submitting: close() may have missed this result
       sqlResult.close();
@@ -198,6 +222,30 @@ public final class QuiverSession implements AutoCloseable {
         (System.nanoTime() - start) / 1_000_000,
         graph.explain());
     return sqlResult;
+  }
+
+  /**
+   * The task slots of the session's cluster: a local cluster's own, a remote cluster's total as its
+   * REST endpoint reports it now (empty when it cannot be asked). A query needs as many slots as
+   * its widest stage (its stages share slots), so {@code slots / parallelism} queries run at once.
+   */
+  public OptionalInt slots() {
+    return cluster.slots();
+  }
+
+  /**
+   * The Flink jobs of this session's local cluster that have not ended (running, cancelling,
+   * restarting...); empty for a remote session, whose cluster runs other users' jobs too.
+   */
+  public OptionalInt unfinishedJobs() {
+    return cluster instanceof LocalCluster local
+        ? OptionalInt.of(local.unfinishedJobs())
+        : OptionalInt.empty();
+  }
+
+  /** The queries whose results are still open (started and not closed). */
+  public int openQueries() {
+    return open.size();
   }
 
   /** The stage graph {@code sql} would run, without running it. */

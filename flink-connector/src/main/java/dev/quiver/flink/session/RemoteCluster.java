@@ -3,6 +3,7 @@ package dev.quiver.flink.session;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.OptionalInt;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -47,6 +48,11 @@ final class RemoteCluster implements SessionCluster {
             host, port, new Configuration(jobConfiguration), jarFiles.toArray(new String[0]));
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
     return env;
+  }
+
+  @Override
+  public OptionalInt slots() {
+    return ClusterRestarts.slots(host, port);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.quiver.flink.session;
 
+import java.util.OptionalInt;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -12,6 +13,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 interface SessionCluster extends AutoCloseable {
   /** A new BATCH environment for one query's job. */
   StreamExecutionEnvironment environment();
+
+  /** The cluster's task slots, or empty when they cannot be known. */
+  OptionalInt slots();
 
   /** For logs and messages, e.g. {@code local MiniCluster (2 slots)}. */
   String description();

@@ -123,6 +123,16 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
     }
   }
 
+  /**
+   * Asks the cluster to cancel the job and returns without waiting; callable from any thread (a
+   * server cancels a query that another thread reads). The reader's {@link #hasNext()} or {@link
+   * #next()} then fails, and {@link #close()} still waits until the job's tasks have ended. Does
+   * nothing once the job has ended.
+   */
+  public void cancel() {
+    result.jobClient().cancel();
+  }
+
   /** Ends the job (cancelling it if it still runs) and waits until it has. Idempotent. */
   @Override
   public void close() {
