@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.cli.tpch.ResultComparison;
 import dev.quiver.cli.tpch.TpchCatalog;
+import dev.quiver.cli.tpch.TpchDuckDbViews;
 import dev.quiver.cli.tpch.TpchGenerator;
 import dev.quiver.cli.tpch.TpchQueries;
 import dev.quiver.flink.session.QuiverSession;
@@ -79,15 +80,7 @@ class FlightSqlJdbcTest {
             + "/?useEncryption=false&user=alice&password=s3cret";
     duckdb = DriverManager.getConnection("jdbc:duckdb:");
     try (Statement statement = duckdb.createStatement()) {
-      for (TpchTable<?> table : TpchTable.getTables()) {
-        String name = table.getTableName();
-        statement.execute(
-            "create view "
-                + name
-                + " as select * from read_parquet('"
-                + dir.resolve(name).resolve("*.parquet")
-                + "')");
-      }
+      TpchDuckDbViews.create(statement, dir);
       for (int query : QUERIES) {
         try (ResultSet rs = statement.executeQuery(TpchQueries.text(query))) {
           expected.put(query, ResultComparison.rows(rs));

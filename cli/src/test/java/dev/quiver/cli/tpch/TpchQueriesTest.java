@@ -7,7 +7,6 @@ import dev.quiver.flink.session.SessionBuilder;
 import dev.quiver.flink.session.SqlResult;
 import dev.quiver.formats.FileFormat;
 import dev.quiver.testing.ArrowLeakCheck;
-import io.trino.tpch.TpchTable;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -55,15 +54,7 @@ class TpchQueriesTest {
     sessions = new QuiverSession[] {session(1), session(2)};
     duckdb = DriverManager.getConnection("jdbc:duckdb:");
     try (Statement statement = duckdb.createStatement()) {
-      for (TpchTable<?> table : TpchTable.getTables()) {
-        String name = table.getTableName();
-        statement.execute(
-            "create view "
-                + name
-                + " as select * from read_parquet('"
-                + dir.resolve(name).resolve("*.parquet")
-                + "')");
-      }
+      TpchDuckDbViews.create(statement, dir);
     }
   }
 
