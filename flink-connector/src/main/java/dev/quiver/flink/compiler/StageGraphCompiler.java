@@ -183,8 +183,9 @@ public final class StageGraphCompiler {
       StageGraph graph,
       Stage stage,
       List<DataStream<BatchRecord>> outputs) {
+    List<PlanNode> leaves = PlanPipelines.inputs(stage.plan());
     List<DataStream<BatchRecord>> inputs = new ArrayList<>();
-    for (PlanNode leaf : PlanPipelines.inputs(stage.plan())) {
+    for (PlanNode leaf : leaves) {
       inputs.add(leaf.accept(new LeafStreams(env, graph, stage, outputs)));
     }
     BatchTypeInfo type = edgeType(graph, stage);
@@ -192,9 +193,10 @@ public final class StageGraphCompiler {
     OutputSplit split = StageEdges.split(stage.distribution());
     String name = "stage " + stage.id() + ": " + stage.plan();
     int tasks = stage.tasks();
-    boolean readsScan =
-        PlanPipelines.inputs(stage.plan()).stream().anyMatch(Scan.class::isInstance);
-    switch (inputs.size() >= 2 && readsScan ? -1 : inputs.size()) {
+    // Flink chains a scan's source into an n-input operator only (HEAD_WITH_SOURCES), never into
+    // a two-input one: a stage with a scan and another input takes the n-input operator.
+    boolean chainsScan = inputs.size() >= 2 && leaves.stream().anyMatch(Scan.class::isInstance);
+    switch (chainsScan ? Math.max(3, inputs.size()) : inputs.size()) {
       case 0:
         return env.fromSequence(0, tasks - 1)
             .name("stage " + stage.id() + ": trigger")
