@@ -1,6 +1,9 @@
 package dev.quiver.sql;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.quiver.plan.distribute.ReplicateSmallBuilds;
+import dev.quiver.plan.distribute.RuntimeFilters;
 import dev.quiver.plan.distribute.SpreadUnbalancedScans;
 
 /**
@@ -16,12 +19,16 @@ import dev.quiver.plan.distribute.SpreadUnbalancedScans;
  * @param replicateBuildBytes a broadcast build side that is a scan (with filters and projections)
  *     is read by every task of the join itself, without a stage of its own, when its bytes times
  *     the join's tasks are at most this ({@link ReplicateSmallBuilds}); 0 never does
+ * @param runtimeFilters which partitioned joins filter their probe rows by their build keys before
+ *     they are shuffled ({@link RuntimeFilters}); none by default (see {@link
+ *     RuntimeFilterPolicy#OFF} for the figures)
  */
 public record PlannerOptions(
     int parallelism,
     long broadcastThresholdBytes,
     long spreadThresholdBytes,
-    long replicateBuildBytes) {
+    long replicateBuildBytes,
+    RuntimeFilterPolicy runtimeFilters) {
   /** Spark's default: a side of up to 10 MB is cheaper to copy than to shuffle the other side. */
   public static final long DEFAULT_BROADCAST_THRESHOLD = 10L << 20;
 
@@ -40,6 +47,20 @@ public record PlannerOptions(
     if (replicateBuildBytes < 0) {
       throw new IllegalArgumentException("replicateBuildBytes is negative: " + replicateBuildBytes);
     }
+    requireNonNull(runtimeFilters, "runtimeFilters is null");
+  }
+
+  public PlannerOptions(
+      int parallelism,
+      long broadcastThresholdBytes,
+      long spreadThresholdBytes,
+      long replicateBuildBytes) {
+    this(
+        parallelism,
+        broadcastThresholdBytes,
+        spreadThresholdBytes,
+        replicateBuildBytes,
+        RuntimeFilterPolicy.OFF);
   }
 
   public PlannerOptions(int parallelism, long broadcastThresholdBytes, long spreadThresholdBytes) {
@@ -80,14 +101,22 @@ public record PlannerOptions(
   }
 
   public PlannerOptions withBroadcastThreshold(long bytes) {
-    return new PlannerOptions(parallelism, bytes, spreadThresholdBytes, replicateBuildBytes);
+    return new PlannerOptions(
+        parallelism, bytes, spreadThresholdBytes, replicateBuildBytes, runtimeFilters);
   }
 
   public PlannerOptions withSpreadThreshold(long bytes) {
-    return new PlannerOptions(parallelism, broadcastThresholdBytes, bytes, replicateBuildBytes);
+    return new PlannerOptions(
+        parallelism, broadcastThresholdBytes, bytes, replicateBuildBytes, runtimeFilters);
   }
 
   public PlannerOptions withReplicateBuildBytes(long bytes) {
-    return new PlannerOptions(parallelism, broadcastThresholdBytes, spreadThresholdBytes, bytes);
+    return new PlannerOptions(
+        parallelism, broadcastThresholdBytes, spreadThresholdBytes, bytes, runtimeFilters);
+  }
+
+  public PlannerOptions withRuntimeFilters(RuntimeFilterPolicy policy) {
+    return new PlannerOptions(
+        parallelism, broadcastThresholdBytes, spreadThresholdBytes, replicateBuildBytes, policy);
   }
 }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.distribute.EnforceDistribution;
 import dev.quiver.plan.distribute.ReplicateSmallBuilds;
+import dev.quiver.plan.distribute.RuntimeFilters;
 import dev.quiver.plan.distribute.SpreadUnbalancedScans;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.type.TypeRules;
@@ -68,7 +69,8 @@ public final class SqlPlanner {
         SpreadUnbalancedScans.withParallelism(options.parallelism(), options.spreadThresholdBytes())
             .apply(plan);
     plan = EnforceDistribution.withParallelism(options.parallelism()).apply(plan);
-    return ReplicateSmallBuilds.upTo(options.replicateBuildBytes()).apply(plan);
+    plan = ReplicateSmallBuilds.upTo(options.replicateBuildBytes()).apply(plan);
+    return RuntimeFilters.create().apply(plan);
   }
 
   /** The optimized Calcite plan, for debugging and tests. */

@@ -8,6 +8,7 @@ import dev.quiver.flink.compiler.StageOutputHook;
 import dev.quiver.flink.stage.StageTaskFactory;
 import dev.quiver.plan.distribute.SpreadUnbalancedScans;
 import dev.quiver.sql.PlannerOptions;
+import dev.quiver.sql.RuntimeFilterPolicy;
 import java.util.List;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.BatchExecutionOptions;
@@ -42,6 +43,7 @@ public final class SessionBuilder {
   private BatchCompression compression = BatchCompression.NONE;
   private long broadcastThreshold = PlannerOptions.DEFAULT_BROADCAST_THRESHOLD;
   private long spreadThreshold = -1; // -1: by the cores the query's tasks can use
+  private RuntimeFilterPolicy runtimeFilters = RuntimeFilterPolicy.OFF;
   private long taskMemoryBudget = StageTaskFactory.MANAGED_MEMORY;
   private final Configuration configuration = new Configuration();
   private String remoteHost;
@@ -117,6 +119,16 @@ public final class SessionBuilder {
   }
 
   /**
+   * Which partitioned joins filter their probe rows by their build keys before they are shuffled
+   * ({@link dev.quiver.plan.distribute.RuntimeFilters}); none by default ({@link
+   * RuntimeFilterPolicy#OFF} says why).
+   */
+  public SessionBuilder runtimeFilters(RuntimeFilterPolicy policy) {
+    this.runtimeFilters = requireNonNull(policy, "policy is null");
+    return this;
+  }
+
+  /**
    * The bytes of Arrow memory each task's operators may hold. By default a task's budget is its
    * share of its slot's Flink managed memory ({@code taskmanager.memory.managed.size}, locally
    * {@link LocalCluster#defaultManagedMemory()}). Sorts, hash aggregations and hash joins beyond it
@@ -169,14 +181,15 @@ public final class SessionBuilder {
     return new QuiverSession(
         cluster,
         new PlannerOptions(
-            parallelism,
-            broadcastThreshold,
-            spreadThreshold >= 0
-                ? spreadThreshold
-                : PlannerOptions.spreadThresholdFor(
-                    remoteHost == null
-                        ? Math.min(parallelism, Runtime.getRuntime().availableProcessors())
-                        : parallelism)),
+                parallelism,
+                broadcastThreshold,
+                spreadThreshold >= 0
+                    ? spreadThreshold
+                    : PlannerOptions.spreadThresholdFor(
+                        remoteHost == null
+                            ? Math.min(parallelism, Runtime.getRuntime().availableProcessors())
+                            : parallelism))
+            .withRuntimeFilters(runtimeFilters),
         compiler);
   }
 

@@ -39,6 +39,7 @@ public final class HashJoin extends PlanNode {
   private final List<Integer> probeKeys;
   private final Expr residual; // null for none
   private final JoinDistribution distribution;
+  private final RuntimeFilter runtimeFilter;
 
   public HashJoin(
       PlanNode build,
@@ -48,6 +49,19 @@ public final class HashJoin extends PlanNode {
       List<Integer> probeKeys,
       Expr residual,
       JoinDistribution distribution) {
+    this(build, probe, kind, buildKeys, probeKeys, residual, distribution, RuntimeFilter.NONE);
+  }
+
+  /** A join with a part in a runtime filter ({@link RuntimeFilter}). */
+  public HashJoin(
+      PlanNode build,
+      PlanNode probe,
+      JoinKind kind,
+      List<Integer> buildKeys,
+      List<Integer> probeKeys,
+      Expr residual,
+      JoinDistribution distribution,
+      RuntimeFilter runtimeFilter) {
     super(
         List.of(requireNonNull(build, "build is null"), requireNonNull(probe, "probe is null")),
         JoinSupport.outputSchema(requireNonNull(kind, "kind is null").type(), build, probe),
@@ -58,6 +72,8 @@ public final class HashJoin extends PlanNode {
     this.probeKeys = List.copyOf(probeKeys);
     this.residual = residual;
     this.distribution = distribution;
+    this.runtimeFilter = requireNonNull(runtimeFilter, "runtimeFilter is null");
+    runtimeFilter.check(kind, distribution, "HashJoin[" + kind + ", " + distribution + "]");
   }
 
   private static Partitioning partitioning(
@@ -242,14 +258,27 @@ public final class HashJoin extends PlanNode {
     return distribution;
   }
 
+  /** This join's part in a runtime filter. */
+  public RuntimeFilter runtimeFilter() {
+    return runtimeFilter;
+  }
+
+  /** The same join with another part in a runtime filter. */
+  public HashJoin withRuntimeFilter(RuntimeFilter role) {
+    return role == runtimeFilter
+        ? this
+        : new HashJoin(build(), probe(), kind, buildKeys, probeKeys, residual, distribution, role);
+  }
+
   /** The same join with other inputs and distribution (rewrites change these). */
   public HashJoin with(PlanNode newBuild, PlanNode newProbe, JoinDistribution newDistribution) {
-    return new HashJoin(newBuild, newProbe, kind, buildKeys, probeKeys, residual, newDistribution);
+    return new HashJoin(
+        newBuild, newProbe, kind, buildKeys, probeKeys, residual, newDistribution, runtimeFilter);
   }
 
   @Override
   protected List<Object> fields() {
-    return Arrays.asList(kind, buildKeys, probeKeys, residual, distribution);
+    return Arrays.asList(kind, buildKeys, probeKeys, residual, distribution, runtimeFilter);
   }
 
   @Override
@@ -274,6 +303,7 @@ public final class HashJoin extends PlanNode {
         + ", probe="
         + Partitioning.columns(probeKeys)
         + (residual == null ? "" : ", residual=" + residual)
+        + runtimeFilter.label()
         + "]";
   }
 }

@@ -165,9 +165,26 @@ public final class PlanBuilder {
       List<Integer> probeKeys,
       Expr residual,
       JoinDistribution distribution) {
+    return hashJoin(kind, build, buildKeys, probeKeys, residual, distribution, RuntimeFilter.NONE);
+  }
+
+  /**
+   * This plan (the probe side) joined with {@code build}, with a part in a runtime filter: {@link
+   * RuntimeFilter#FILTERED_PROBE} asks {@link dev.quiver.plan.distribute.RuntimeFilters} to filter
+   * the probe rows by the build keys before they are shuffled.
+   */
+  public PlanBuilder hashJoin(
+      JoinKind kind,
+      PlanBuilder build,
+      List<Integer> buildKeys,
+      List<Integer> probeKeys,
+      Expr residual,
+      JoinDistribution distribution,
+      RuntimeFilter runtimeFilter) {
     requireNonNull(build, "build is null");
     return new PlanBuilder(
-        new HashJoin(build.node, node, kind, buildKeys, probeKeys, residual, distribution));
+        new HashJoin(
+            build.node, node, kind, buildKeys, probeKeys, residual, distribution, runtimeFilter));
   }
 
   /**
