@@ -56,6 +56,7 @@ final class Shell {
   private final AtomicBoolean cancelled = new AtomicBoolean();
   private boolean timing = true;
   private int failures;
+  private Runnable afterBatch = () -> {}; // tests: holds the reader at a known point
 
   Shell(QuiverSession session, PrintWriter out, PrintWriter err, boolean interactive, int maxRows) {
     this.session = requireNonNull(session, "session is null");
@@ -112,6 +113,11 @@ final class Shell {
     return true;
   }
 
+  /** Runs {@code action} after each result batch a query reads (for tests). */
+  void afterBatch(Runnable action) {
+    afterBatch = requireNonNull(action, "action is null");
+  }
+
   /** Cancels the running query, if any (from any thread); the next one runs as usual. */
   void cancel() {
     cancelled.set(true);
@@ -132,6 +138,7 @@ final class Shell {
           writer.write(batch);
           progress.addRows(batch.getRowCount());
         }
+        afterBatch.run();
       }
       progress.quiet(writer::end);
     } finally {
