@@ -5,6 +5,7 @@ import dev.quiver.flink.session.SessionBuilder;
 import java.net.URI;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.WebOptions;
 import picocli.CommandLine.Option;
 
 /**
@@ -23,6 +24,14 @@ final class WebUiOption {
           "Print the URL of Flink's web UI, where the stages of each query can be watched: the"
               + " local cluster's, on PORT (default: a free port), or --cluster's own.")
   Integer port;
+
+  /** The local cluster's REST endpoint: on 127.0.0.1 only, with no jar submission. */
+  static Configuration localRest() {
+    Configuration rest = new Configuration();
+    rest.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+    rest.set(WebOptions.SUBMIT_ENABLE, false);
+    return rest;
+  }
 
   /** Whether the web UI was asked for. */
   boolean enabled() {

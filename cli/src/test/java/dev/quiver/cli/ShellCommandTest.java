@@ -137,7 +137,8 @@ class ShellCommandTest {
 
   @Test
   void theWebUiListsTheRunningQuerysJob() throws Exception {
-    try (QuiverSession session = QuiverSession.builder().parallelism(1).build()) {
+    try (QuiverSession session =
+        QuiverSession.builder().parallelism(1).configuration(WebUiOption.localRest()).build()) {
       session.registerTable("t", table.toString());
       // 9 million rows nobody reads: the job runs until the result is closed.
       try (var result = session.sql("select a.x, b.x from t a, t b")) {
@@ -154,6 +155,8 @@ class ShellCommandTest {
         assertThat(job.group(1)).isEqualTo("quiver: select a.x, b.x from t a, t b");
         assertThat(job.group(2)).isIn("INITIALIZING", "CREATED", "RUNNING");
         assertThat(get(url)).as("the web UI's page").contains("<title>Apache Flink Web Dashboard");
+        assertThat(get(url + "config")).contains("\"web-submit\":false");
+        assertThat(url).startsWith("http://127.0.0.1:"); // loopback only
       }
     }
   }
