@@ -36,8 +36,9 @@ final class JobStages {
 
   private final URI job;
   private final int total;
-  private volatile int done;
+  private int done;
   private long askedNanos;
+  private boolean asking;
 
   /**
    * @param rest the cluster's REST endpoint, e.g. {@code http://localhost:8081}
@@ -54,27 +55,35 @@ final class JobStages {
     return total;
   }
 
-  /** The stages done, asked now unless asked less than {@link #PERIOD} ago. */
+  /**
+   * The stages done as last heard, without waiting: asks again in the background (at most one call
+   * at a time, at most every {@link #PERIOD}), so that the progress line, which holds its lock
+   * while it draws, never waits for a slow cluster.
+   */
   synchronized int done() {
     long now = System.nanoTime();
-    if (askedNanos != 0 && now - askedNanos < PERIOD.toNanos()) {
+    if (asking || (askedNanos != 0 && now - askedNanos < PERIOD.toNanos())) {
       return done;
     }
     askedNanos = now;
-    try {
-      HttpResponse<String> response =
-          HTTP.send(
-              HttpRequest.newBuilder(job).timeout(TIMEOUT).GET().build(),
-              HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() == 200) {
-        done = Math.max(done, count(response.body(), total));
-      }
-    } catch (IOException e) {
-      // the endpoint is busy or gone: keep the last count
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    asking = true;
+    HTTP.sendAsync(
+            HttpRequest.newBuilder(job).timeout(TIMEOUT).GET().build(),
+            HttpResponse.BodyHandlers.ofString())
+        .whenComplete(this::heard);
     return done;
+  }
+
+  private synchronized void heard(HttpResponse<String> response, Throwable failure) {
+    asking = false;
+    if (failure != null || response.statusCode() != 200) {
+      return; // the endpoint is busy or gone: keep the last count
+    }
+    try {
+      done = Math.max(done, count(response.body(), total));
+    } catch (IOException e) {
+      // not the job details we know: keep the last count
+    }
   }
 
   /** The stages done in the job details {@code json} of a job with {@code total} stages. */

@@ -124,18 +124,27 @@ final class ShellCommand implements Callable<Integer> {
       warmUp(quiver);
     }
     Path historyFile = history != null ? history : defaultHistory();
-    Files.createDirectories(historyFile.toAbsolutePath().getParent());
+    try {
+      Files.createDirectories(historyFile.toAbsolutePath().getParent());
+    } catch (IOException e) {
+      spec.commandLine()
+          .getErr()
+          .println("quiver: no history across runs: cannot create " + historyFile.getParent());
+      historyFile = null;
+    }
     try (org.jline.terminal.Terminal terminal =
         TerminalBuilder.builder().name("quiver").system(true).build()) {
-      LineReader reader =
+      LineReaderBuilder builder =
           LineReaderBuilder.builder()
               .terminal(terminal)
               .appName("quiver")
               .parser(new ShellParser())
-              .variable(LineReader.HISTORY_FILE, historyFile)
               .variable(LineReader.SECONDARY_PROMPT_PATTERN, CONTINUATION)
-              .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true) // '!' is SQL's
-              .build();
+              .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true); // '!' is SQL's
+      if (historyFile != null) {
+        builder.variable(LineReader.HISTORY_FILE, historyFile);
+      }
+      LineReader reader = builder.build();
       terminal.handle(Signal.INT, signal -> shell.cancel());
       out.println(
           "Quiver shell on "
