@@ -13,13 +13,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * The live line on stderr while a query runs, redrawn in place with {@code \r}:
  *
  * <pre>
- *   q05 (3/22)  2.4 s  12,345 rows
+ *   q05 (3/22)  2.4 s  stages 2/5  12,345 rows
  * </pre>
  *
  * Drawn only for a person at a terminal ({@link Terminal#interactive()}) and only once the work has
  * taken half a second, then five times a second by a daemon thread; {@link #close()} erases it.
  * Whoever prints to the same terminal meanwhile does it inside {@link #quiet}, which erases the
- * line first (the next tick draws it again). A disabled progress writes nothing at all.
+ * line first (the next tick draws it again). A disabled progress writes nothing at all. The stages
+ * done / total of the query's job come from {@link #watch}, asked by the ticker ({@link JobStages}
+ * asks the cluster at most twice a second).
  */
 final class Progress implements AutoCloseable {
   private static final long DELAY_NANOS = 500_000_000;
@@ -37,6 +39,7 @@ final class Progress implements AutoCloseable {
   private final long delayNanos;
   private final AtomicLong rows = new AtomicLong();
   private volatile String label;
+  private volatile JobStages stages; // the running query's, or null
   private volatile long startNanos = System.nanoTime();
   private ScheduledExecutorService ticker;
   private int shown; // characters of the line now on the terminal
@@ -82,9 +85,20 @@ final class Progress implements AutoCloseable {
     rows.addAndGet(count);
   }
 
+  /** Shows the stages done / total of the job now running (null: none). */
+  void watch(JobStages job) {
+    stages = job;
+  }
+
+  /** Whether the line is drawn at all: reading a job's stages is worth it only then. */
+  boolean enabled() {
+    return enabled;
+  }
+
   /** Starts over for the next piece of work: new label, elapsed time and rows from zero. */
   void restart(String newLabel) {
     label = requireNonNull(newLabel, "newLabel is null");
+    stages = null;
     rows.set(0);
     startNanos = System.nanoTime();
   }
@@ -98,10 +112,14 @@ final class Progress implements AutoCloseable {
   /** The text of the line now. */
   String text() {
     double seconds = (System.nanoTime() - startNanos) / 1e9;
+    JobStages job = stages;
+    String stageText =
+        job == null ? "" : String.format(Locale.ROOT, "  stages %d/%d", job.done(), job.total());
     String text =
         countRows
-            ? String.format(Locale.ROOT, "%s  %.1f s  %,d rows", label, seconds, rows.get())
-            : String.format(Locale.ROOT, "%s  %.1f s", label, seconds);
+            ? String.format(
+                Locale.ROOT, "%s  %.1f s%s  %,d rows", label, seconds, stageText, rows.get())
+            : String.format(Locale.ROOT, "%s  %.1f s%s", label, seconds, stageText);
     return text.length() > MAX_WIDTH ? text.substring(0, MAX_WIDTH) : text;
   }
 

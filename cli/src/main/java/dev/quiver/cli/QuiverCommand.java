@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
  * <pre>
  *   quiver sql       run a query over files          (SqlCommand)
  *   quiver explain   show a query's stages           (ExplainCommand)
+ *   quiver shell     an interactive SQL shell         (ShellCommand)
  *   quiver serve     a Flight SQL server (JDBC, ADBC) (ServeCommand)
  *   quiver tpch      run TPC-H queries               (TpchRunCommand)
  *   quiver tpcds     run TPC-DS queries              (TpcdsRunCommand)
@@ -38,6 +39,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
       SqlCommand.class,
       ExplainCommand.class,
+      ShellCommand.class,
       ServeCommand.class,
       TpchRunCommand.class,
       TpcdsRunCommand.class,

@@ -30,6 +30,7 @@ final class ResultStreaming {
       throws IOException {
     long rows = 0;
     try (SqlResult result = session.sql(sql)) {
+      watchStages(session, result, progress);
       if (writer != null) {
         writer.begin(result.schema());
       }
@@ -51,6 +52,15 @@ final class ResultStreaming {
           });
     }
     return rows;
+  }
+
+  /** Lets a drawn progress line show the stages of {@code result}'s job done / total. */
+  static void watchStages(QuiverSession session, SqlResult result, Progress progress) {
+    if (progress.enabled()) {
+      progress.watch(
+          new JobStages(
+              session.restAddress(), result.jobId().toHexString(), result.graph().stages().size()));
+    }
   }
 
   private static void write(

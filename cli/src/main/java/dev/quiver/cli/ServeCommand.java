@@ -48,6 +48,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @Mixin SessionOptions session;
 
+  @Mixin WebUiOption webUi;
+
   @Option(
       names = "--host",
       paramLabel = "HOST",
@@ -124,6 +126,7 @@ final class ServeCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     SessionBuilder builder = session.builder();
+    webUi.configure(builder);
     if (maxConcurrentQueries != null && !session.remote()) {
       Configuration slots = new Configuration();
       slots.set(TaskManagerOptions.NUM_TASK_SLOTS, maxConcurrentQueries * session.parallelism());
@@ -152,6 +155,9 @@ final class ServeCommand implements Callable<Integer> {
       throw e;
     }
     Runtime.getRuntime().addShutdownHook(stopOnExit(server, quiver, err));
+    if (webUi.enabled()) {
+      out.println("Flink web UI: " + WebUiOption.url(quiver));
+    }
     out.println(
         "Quiver Flight SQL server listening on "
             + server.location().getUri()

@@ -111,6 +111,8 @@ final class SessionOptions {
       builder.remote(cluster.host(), cluster.port(), jarToShip().toString());
     } else if (jar != null) {
       throw new ParameterException(spec.commandLine(), "--jar is only used with --cluster");
+    } else {
+      builder.configuration(WebUiOption.localRest());
     }
     return builder;
   }

@@ -46,6 +46,34 @@ class TableResultWriterTest {
   }
 
   @Test
+  void keepsTheFirstRowsAndCountsAll(BufferAllocator allocator) throws Exception {
+    StringWriter out = new StringWriter();
+    TableResultWriter writer = new TableResultWriter(out, 2);
+    writer.begin(TestBatches.SCHEMA);
+    Boolean[] ok = {true, false};
+    for (long first : new long[] {1, 3, 5}) {
+      try (var batch =
+          batch(
+              allocator,
+              new Long[] {first, first + 1},
+              new String[] {"a", "b"},
+              new String[] {null, null},
+              new String[] {null, null},
+              new Long[] {null, null},
+              new Double[] {null, null},
+              ok)) {
+        writer.write(batch);
+      }
+    }
+    writer.end();
+    assertThat(out.toString())
+        .startsWith("id | name | price | day  | at   | ratio | ok\n")
+        .contains("\n 1 | a    |  NULL | NULL | NULL |  NULL | true\n 2 | b ")
+        .doesNotContain(" 3 | a")
+        .endsWith("(6 rows, the first 2 shown)\n");
+  }
+
+  @Test
   void noRows(BufferAllocator allocator) throws Exception {
     String table = TestBatches.write(ResultFormat.TABLE, TestBatches.empty(allocator));
     assertThat(table)

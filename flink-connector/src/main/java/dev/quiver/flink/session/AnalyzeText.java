@@ -21,10 +21,11 @@ import java.util.Map;
  * A scan stage has no input rows (its rows come from its source and count as output). A task that
  * spilled says how much, and its memory budget.
  */
-final class AnalyzeText {
+public final class AnalyzeText {
   private AnalyzeText() {}
 
-  static String render(
+  /** The EXPLAIN ANALYZE text of {@code graph} with its tasks' {@code stats}. */
+  public static String render(
       StageGraph graph, Map<Integer, List<TaskStats.Task>> stats, long rows, long wallNanos) {
     String head = String.format(Locale.ROOT, "-- %,d rows in %,.3f s%n", rows, wallNanos / 1e9);
     return head + graph.explain(stage -> notes(stage, stats.getOrDefault(stage.id(), List.of())));

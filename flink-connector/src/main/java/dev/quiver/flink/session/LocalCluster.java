@@ -136,9 +136,16 @@ public final class LocalCluster implements SessionCluster {
     return running();
   }
 
-  /** The address of the cluster's REST endpoint (and web UI). */
-  URI restAddress() throws Exception {
-    return running().getRestAddress().get();
+  @Override
+  public URI restAddress() {
+    try {
+      return running().getRestAddress().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while asking the local cluster's address", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("the local cluster's REST endpoint did not start", e);
+    }
   }
 
   @Override

@@ -20,6 +20,7 @@ import dev.quiver.sql.PlannerOptions;
 import dev.quiver.sql.SqlPlanner;
 import dev.quiver.stage.StageGraph;
 import dev.quiver.stage.StagePlanner;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -241,6 +242,17 @@ public final class QuiverSession implements AutoCloseable {
     return cluster instanceof LocalCluster local
         ? OptionalInt.of(local.unfinishedJobs())
         : OptionalInt.empty();
+  }
+
+  /**
+   * The REST endpoint of the session's cluster, where Flink's web UI is too when {@code
+   * flink-runtime-web} is on the class path: a local cluster's (started now if no query has started
+   * it yet), a remote cluster's {@code http://HOST:PORT}. Its {@code /jobs/<id>} says which of a
+   * query's job vertices have finished ({@link SqlResult#jobId()}).
+   */
+  public URI restAddress() {
+    checkOpen();
+    return cluster.restAddress();
   }
 
   /** The queries whose results are still open (started and not closed). */

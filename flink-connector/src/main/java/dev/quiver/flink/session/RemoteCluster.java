@@ -2,6 +2,7 @@ package dev.quiver.flink.session;
 
 import static java.util.Objects.requireNonNull;
 
+import java.net.URI;
 import java.util.List;
 import java.util.OptionalInt;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -53,6 +54,11 @@ final class RemoteCluster implements SessionCluster {
   @Override
   public OptionalInt slots() {
     return ClusterRestarts.slots(host, port);
+  }
+
+  @Override
+  public URI restAddress() {
+    return URI.create("http://" + host + ":" + port);
   }
 
   @Override

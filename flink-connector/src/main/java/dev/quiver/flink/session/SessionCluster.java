@@ -1,5 +1,6 @@
 package dev.quiver.flink.session;
 
+import java.net.URI;
 import java.util.OptionalInt;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -16,6 +17,12 @@ interface SessionCluster extends AutoCloseable {
 
   /** The cluster's task slots, or empty when they cannot be known. */
   OptionalInt slots();
+
+  /**
+   * The cluster's REST endpoint (also its web UI when {@code flink-runtime-web} is on the class
+   * path), e.g. {@code http://localhost:8081}; a local cluster starts now if it has not yet.
+   */
+  URI restAddress();
 
   /** For logs and messages, e.g. {@code local MiniCluster (2 slots)}. */
   String description();
