@@ -2,6 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.flink.session.QuiverSession;
 import dev.quiver.flink.session.SessionBuilder;
+import dev.quiver.sql.RuntimeFilterPolicy;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ final class SessionOptions {
 
   private Integer parallelism;
   private Long memoryBudget;
+  private RuntimeFilterPolicy runtimeFilters;
 
   @Option(
       names = "--cluster",
@@ -61,6 +63,26 @@ final class SessionOptions {
               + " than the budget fails with MEMORY_BUDGET_EXCEEDED.")
   void memoryBudget(String value) {
     memoryBudget = bytes(value);
+  }
+
+  @Option(
+      names = "--runtime-filters",
+      paramLabel = "WHEN",
+      description =
+          "Filter the probe rows of a partitioned join by its build keys before they are"
+              + " shuffled: off (default), statistics (where the tables' statistics say most"
+              + " probe rows find no match) or always.")
+  void runtimeFilters(String value) {
+    runtimeFilters =
+        switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+          case "off" -> RuntimeFilterPolicy.OFF;
+          case "statistics" -> RuntimeFilterPolicy.BY_STATISTICS;
+          case "always" -> RuntimeFilterPolicy.EVERY_JOIN;
+          default ->
+              throw new ParameterException(
+                  spec.commandLine(),
+                  "--runtime-filters must be off, statistics or always, not " + value);
+        };
   }
 
   private long bytes(String value) {
@@ -106,6 +128,9 @@ final class SessionOptions {
     }
     if (memoryBudget != null) {
       builder.taskMemoryBudget(memoryBudget);
+    }
+    if (runtimeFilters != null) {
+      builder.runtimeFilters(runtimeFilters);
     }
     if (cluster != null) {
       builder.remote(cluster.host(), cluster.port(), jarToShip().toString());

@@ -87,6 +87,14 @@ class UsageTest {
   }
 
   @Test
+  void runtimeFiltersAreOffStatisticsOrAlways() {
+    Cli.Run run = Cli.run("sql", "--runtime-filters", "sometimes", "SELECT 1");
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err())
+        .contains("--runtime-filters must be off, statistics or always, not sometimes");
+  }
+
+  @Test
   void analyzePrintsTextOnly() {
     Cli.Run run = Cli.run("explain", "--analyze", "--format", "dot", "SELECT 1");
     assertThat(run.status()).isEqualTo(2);
