@@ -70,6 +70,57 @@ class CancellationTest {
     }
   }
 
+  /**
+   * A three-way cross join counts 8 * 10^12 pairs: its task's thread spends its time inside one
+   * nested loop join call per probe batch. Cancelled once that stage runs (its broadcast inputs are
+   * finished, its scan chained into it, so it is joining), the job ends within seconds and the
+   * session runs the next query; the join asks whether its thread was interrupted (before, it ran
+   * until Flink's 180 s cancellation timeout failed the TaskManager, and the next query failed).
+   */
+  @Test
+  void aJoinBusyInsideOneBatchIsCancelledWithinSeconds() throws Exception {
+    try (QuiverSession session = QuiverSession.builder().parallelism(2).build()) {
+      session.registerTable("orders", orders.toString());
+      MiniCluster cluster = session.localCluster().orElseThrow().miniCluster();
+      SqlResult result =
+          session.sql(
+              "SELECT count(*) FROM (SELECT id FROM orders LIMIT 20000) a,"
+                  + " (SELECT id FROM orders LIMIT 20000) b,"
+                  + " (SELECT id FROM orders LIMIT 20000) c");
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!joinRuns(cluster, result)) {
+        assertThat(System.nanoTime()).as("the join ran within 60 s").isLessThan(deadline);
+        Thread.sleep(20);
+      }
+      Thread.sleep(500); // into its first probe batch (the inputs are ready: milliseconds)
+
+      long start = System.nanoTime();
+      result.close();
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+      assertThat(cluster.getJobStatus(result.jobId()).get()).isEqualTo(JobStatus.CANCELED);
+      assertThat(millis).as("cancelling took %d ms", millis).isLessThan(15_000);
+      assertThat(session.sql("SELECT count(*) FROM orders").rows()).hasSize(1);
+    }
+  }
+
+  /** Whether every stage of the job but the last (the joins') has finished and that one runs. */
+  private static boolean joinRuns(MiniCluster cluster, SqlResult result) throws Exception {
+    int finished = 0;
+    int running = 0;
+    int total = 0;
+    for (var vertex :
+        cluster.getArchivedExecutionGraph(result.jobId()).get().getVerticesTopologically()) {
+      total++;
+      switch (vertex.getAggregateState()) {
+        case FINISHED -> finished++;
+        case RUNNING -> running++;
+        default -> {}
+      }
+    }
+    return running == 1 && finished == total - 1;
+  }
+
   /** The spill files under io.tmp.dirs now (tasks create and delete them meanwhile: retry). */
   private long spillFiles() throws IOException {
     while (true) {

@@ -2,6 +2,7 @@ package dev.quiver.operators.join;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.operators.TaskInterrupts;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
@@ -95,6 +96,7 @@ final class JoinMatcher implements AutoCloseable {
    * buildRows[i]}) with probe row {@code probeRows[i]}. The arrays' entries are overwritten.
    */
   void candidates(VectorSchemaRoot build, int base, int[] buildRows, int[] probeRows, int count) {
+    TaskInterrupts.check(owner);
     int kept = count;
     if (filter != null && count > 0) {
       Arrays.fill(keep, 0, count, false);
