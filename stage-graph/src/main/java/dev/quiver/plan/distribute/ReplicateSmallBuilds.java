@@ -5,9 +5,7 @@ import dev.quiver.plan.node.HashJoin;
 import dev.quiver.plan.node.JoinDistribution;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.Scan;
-import dev.quiver.plan.rewrite.PlanRewrite;
-import java.util.ArrayList;
-import java.util.List;
+import dev.quiver.plan.rewrite.BottomUpRewrite;
 
 /**
  * Lets every task of a broadcast join read a small build side itself instead of receiving it from a
@@ -30,7 +28,7 @@ import java.util.List;
  * keeps the read-amplification bounded however many tasks a query has. EXPLAIN shows such a scan as
  * {@code replicated} in the join's stage, each task with every unit.
  */
-public final class ReplicateSmallBuilds implements PlanRewrite {
+public final class ReplicateSmallBuilds extends BottomUpRewrite {
   /**
    * The default bound on {@code bytes × tasks}: at parallelism 2 a build scan of up to 16 MiB (the
    * bytes of its units: whole files or row groups, every column) is replicated, at parallelism 8
@@ -59,25 +57,15 @@ public final class ReplicateSmallBuilds implements PlanRewrite {
   }
 
   @Override
-  public PlanNode apply(PlanNode plan) {
-    List<PlanNode> children = plan.children();
-    List<PlanNode> next = new ArrayList<>(children.size());
-    boolean changed = false;
-    for (PlanNode child : children) {
-      PlanNode applied = apply(child);
-      next.add(applied);
-      changed |= applied != child;
-    }
-    PlanNode node = changed ? plan.withChildren(next) : plan;
-    if (node instanceof HashJoin join
-        && join.distribution() == JoinDistribution.BROADCAST
+  public PlanNode visitHashJoin(HashJoin join) {
+    if (join.distribution() == JoinDistribution.BROADCAST
         && join.build() instanceof Broadcast broadcast) {
       PlanNode replicated = replicated(broadcast.child(0), join.probe().partitions());
       if (replicated != null) {
         return join.with(replicated, join.probe(), JoinDistribution.BROADCAST);
       }
     }
-    return node;
+    return join;
   }
 
   /**

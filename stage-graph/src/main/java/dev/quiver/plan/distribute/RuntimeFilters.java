@@ -10,7 +10,7 @@ import dev.quiver.plan.node.JoinDistribution;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.Repartition;
 import dev.quiver.plan.node.RuntimeFilter;
-import dev.quiver.plan.rewrite.PlanRewrite;
+import dev.quiver.plan.rewrite.BottomUpRewrite;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -45,7 +45,7 @@ import java.util.List;
  * keys moves nothing that a filter could spare) is left without a filter, and unmarked: EXPLAIN
  * shows {@code filtered probe} only on joins that have one. The pass is idempotent.
  */
-public final class RuntimeFilters implements PlanRewrite {
+public final class RuntimeFilters extends BottomUpRewrite {
   private RuntimeFilters() {}
 
   public static RuntimeFilters create() {
@@ -58,20 +58,8 @@ public final class RuntimeFilters implements PlanRewrite {
   }
 
   @Override
-  public PlanNode apply(PlanNode plan) {
-    List<PlanNode> children = plan.children();
-    List<PlanNode> next = new ArrayList<>(children.size());
-    boolean changed = false;
-    for (PlanNode child : children) {
-      PlanNode applied = apply(child);
-      next.add(applied);
-      changed |= applied != child;
-    }
-    PlanNode node = changed ? plan.withChildren(next) : plan;
-    if (node instanceof HashJoin join && join.runtimeFilter() == RuntimeFilter.FILTERED_PROBE) {
-      return filtered(join);
-    }
-    return node;
+  public PlanNode visitHashJoin(HashJoin join) {
+    return join.runtimeFilter() == RuntimeFilter.FILTERED_PROBE ? filtered(join) : join;
   }
 
   private static PlanNode filtered(HashJoin join) {

@@ -10,7 +10,7 @@ import dev.quiver.plan.node.PlanNode;
  * <p>Why: each rewrite only decides what happens to the nodes it cares about; how the plan is
  * walked and rebuilt is the same for all of them and lives here and in {@link BottomUp}.
  */
-abstract class BottomUpRewrite extends DefaultPlanVisitor<PlanNode> implements PlanRewrite {
+public abstract class BottomUpRewrite extends DefaultPlanVisitor<PlanNode> implements PlanRewrite {
   @Override
   public final PlanNode apply(PlanNode plan) {
     return BottomUp.apply(plan, node -> node.accept(this));
