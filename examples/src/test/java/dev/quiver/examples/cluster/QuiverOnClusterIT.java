@@ -16,6 +16,8 @@ import dev.quiver.flink.session.QuiverSession;
 import dev.quiver.formats.CsvOptions;
 import dev.quiver.formats.FileFormat;
 import dev.quiver.plan.node.InputMode;
+import dev.quiver.server.Authentication;
+import dev.quiver.server.QuiverFlightServer;
 import dev.quiver.sql.Catalog;
 import dev.quiver.sql.PlannerOptions;
 import dev.quiver.sql.SqlPlanner;
@@ -36,12 +38,20 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.BatchExecutionOptions;
 import org.apache.flink.configuration.Configuration;
@@ -223,6 +233,53 @@ class QuiverOnClusterIT {
     int status = clusterSql(TpchQueries.text(3), out, stderr);
     assertThat(status).as(stderr.toString()).isZero();
     assertSameAsDuckDb(3, out);
+  }
+
+  /**
+   * The Flight SQL server in front of a session on the cluster ({@code quiver serve --cluster}): a
+   * Flight SQL client's statement runs as a job on the cluster (there is no local one) and streams
+   * DuckDB's answer back; afterwards the server holds no query and the session no job.
+   */
+  @Test
+  void aFlightSqlServerOnTheClusterAnswersAClient() throws Exception {
+    String sql =
+        "SELECT n_name, count(*) AS suppliers FROM nation JOIN supplier ON s_nationkey ="
+            + " n_nationkey GROUP BY n_name ORDER BY n_name";
+    try (QuiverSession session =
+            QuiverSession.builder()
+                .parallelism(PARALLELISM)
+                .remote("127.0.0.1", cluster.restPort(), jobJar.toString())
+                .build();
+        BufferAllocator allocator = new RootAllocator()) {
+      session.registerDirectory(data);
+      int jobsBefore = cluster.rest().get("/jobs/overview").path("jobs").size();
+      try (QuiverFlightServer server =
+              QuiverFlightServer.builder(session)
+                  .host("127.0.0.1")
+                  .port(0)
+                  .authentication(Authentication.none())
+                  .start();
+          FlightSqlClient client =
+              new FlightSqlClient(FlightClient.builder(allocator, server.location()).build())) {
+        List<List<Object>> rows = new ArrayList<>();
+        FlightInfo info = client.execute(sql);
+        try (FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket())) {
+          while (stream.next()) {
+            VectorSchemaRoot root = stream.getRoot();
+            for (int i = 0; i < root.getRowCount(); i++) {
+              rows.add(
+                  List.of(
+                      root.getVector(0).getObject(i).toString(), root.getVector(1).getObject(i)));
+            }
+          }
+        }
+        assertThat(rows).isEqualTo(duckDb(sql));
+        assertThat(server.activeQueries()).isZero();
+      }
+      assertThat(session.openQueries()).isZero();
+      JsonNode jobs = cluster.rest().get("/jobs/overview").path("jobs");
+      assertThat(jobs.size()).as("one more job on the cluster").isEqualTo(jobsBefore + 1);
+    }
   }
 
   /**
