@@ -11,12 +11,14 @@ import dev.quiver.plan.node.Column;
 import dev.quiver.sql.CatalogTable;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -57,6 +59,7 @@ final class Shell {
   private boolean timing = true;
   private int failures;
   private Runnable afterBatch = () -> {}; // tests: holds the reader at a known point
+  private Consumer<String> pager; // null: results stream straight to out
 
   Shell(QuiverSession session, PrintWriter out, PrintWriter err, boolean interactive, int maxRows) {
     this.session = requireNonNull(session, "session is null");
@@ -64,6 +67,14 @@ final class Shell {
     this.err = requireNonNull(err, "err is null");
     this.interactive = interactive;
     this.maxRows = maxRows;
+  }
+
+  /**
+   * Shows each finished result table through {@code value} (a terminal's pager) instead of
+   * streaming it to the output as its batches come: the table is at most {@code maxRows} rows.
+   */
+  void pager(Consumer<String> value) {
+    this.pager = requireNonNull(value, "value is null");
   }
 
   /** The statements that failed so far. */
@@ -97,7 +108,7 @@ final class Shell {
                 ? analyze(explain.group(2))
                 : session.explain(explain.group(2)));
       } else {
-        query(text);
+        start += query(text); // not the time the result was on the pager's screen
       }
       if (timing) {
         out.printf(Locale.ROOT, "Time: %.3f s%n", (System.nanoTime() - start) / 1e9);
@@ -127,11 +138,14 @@ final class Shell {
     }
   }
 
-  private void query(String sql) throws IOException {
+  /** Runs {@code sql} and shows its result; returns the nanoseconds it was on the pager. */
+  private long query(String sql) throws IOException {
+    StringWriter page = pager == null ? null : new StringWriter();
     try (Progress progress = Progress.start(err, interactive, "query");
         SqlResult result = start(sql)) {
       ResultStreaming.watchStages(session, result, progress);
-      TableResultWriter writer = new TableResultWriter(out, maxRows);
+      PrintWriter target = page == null ? out : new PrintWriter(page);
+      TableResultWriter writer = new TableResultWriter(target, maxRows);
       writer.begin(result.schema());
       while (result.hasNext()) {
         try (VectorSchemaRoot batch = result.next()) {
@@ -141,9 +155,16 @@ final class Shell {
         afterBatch.run();
       }
       progress.quiet(writer::end);
+      target.flush();
     } finally {
       running.set(null);
     }
+    if (page == null) {
+      return 0;
+    }
+    long shown = System.nanoTime();
+    pager.accept(page.toString()); // the progress line is gone: the pager has the screen
+    return System.nanoTime() - shown;
   }
 
   private String analyze(String sql) {

@@ -3,6 +3,7 @@ package dev.quiver.cli;
 import dev.quiver.flink.session.QuiverSession;
 import dev.quiver.flink.session.SessionBuilder;
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -10,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.jline.builtins.Less;
+import org.jline.builtins.Source;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
@@ -146,6 +149,7 @@ final class ShellCommand implements Callable<Integer> {
       }
       LineReader reader = builder.build();
       terminal.handle(Signal.INT, signal -> shell.cancel());
+      shell.pager(text -> page(terminal, text));
       out.println(
           "Quiver shell on "
               + (session.remote() ? "--cluster" : "a local cluster")
@@ -220,6 +224,32 @@ final class ShellCommand implements Callable<Integer> {
         throw new org.jline.reader.EOFError(-1, -1, "the statement goes on until ';'");
       }
       return super.parse(line, cursor, context);
+    }
+  }
+
+  /**
+   * Prints {@code text}, through JLine's {@code less} when it is taller than the terminal (q or
+   * Ctrl-C leaves it; long lines are chopped, the arrow keys scroll sideways).
+   */
+  private static void page(org.jline.terminal.Terminal terminal, String text) {
+    long lines = text.chars().filter(c -> c == '\n').count();
+    if (lines < terminal.getHeight() - 1) {
+      terminal.writer().print(text);
+      terminal.writer().flush();
+      return;
+    }
+    Less less = new Less(terminal, Path.of("."));
+    less.chopLongLines = true;
+    less.quitIfOneScreen = true;
+    try {
+      less.run(
+          new Source.InputStreamSource(
+              new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), true, "result"));
+    } catch (IOException e) {
+      terminal.writer().print(text); // the pager failed: the table as it is
+      terminal.writer().flush();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }

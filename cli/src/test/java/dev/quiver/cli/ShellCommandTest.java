@@ -11,6 +11,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -132,6 +134,39 @@ class ShellCommandTest {
       assertThat(shell.execute("select count(*) from t;")).isTrue();
       assertThat(out.toString()).contains("3000\n(1 row)\nTime: ");
       assertThat(shell.failures()).isEqualTo(1);
+    }
+  }
+
+  /**
+   * On a terminal a finished result goes to the pager (JLine's less when taller than the screen),
+   * not to the output; the time printed leaves out the time the result was on the pager.
+   */
+  @Test
+  void aTerminalsResultsGoToThePagerAndItsTimeIsNotTheQuerys() throws Exception {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    try (QuiverSession session = QuiverSession.builder().parallelism(1).build()) {
+      session.registerTable("t", table.toString());
+      Shell shell = new Shell(session, new PrintWriter(out), new PrintWriter(err), false, 10);
+      List<String> pages = new ArrayList<>();
+      shell.pager(
+          text -> {
+            pages.add(text);
+            try {
+              Thread.sleep(2_000); // a user reading the page
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
+      long start = System.nanoTime();
+      assertThat(shell.execute("select count(*) AS n from t;")).isTrue();
+      double wall = (System.nanoTime() - start) / 1e9;
+      assertThat(pages).containsExactly("   n\n----\n3000\n(1 row)\n");
+      assertThat(out.toString()).doesNotContain("3000").startsWith("Time: ");
+      double shown = Double.parseDouble(out.toString().replaceAll("(?s)Time: ([0-9.]+) s.*", "$1"));
+      assertThat(shown)
+          .as("the time without the pager's 2 s, of %s s", wall)
+          .isLessThan(wall - 1.9);
     }
   }
 
