@@ -283,6 +283,56 @@ class QuiverOnClusterIT {
   }
 
   /**
+   * {@code quiver shell --cluster} in its own JVM with statements on a pipe, as a user runs it:
+   * each statement is a job on the cluster, and the shell prints its table.
+   */
+  @Test
+  void theShellRunsItsStatementsOnTheCluster() throws Exception {
+    int jobsBefore = cluster.rest().get("/jobs/overview").path("jobs").size();
+    Path out = dir.resolve("shell-out.txt");
+    Path err = dir.resolve("shell-err.txt");
+    List<String> command = new ArrayList<>();
+    command.add(ProcessHandle.current().info().command().orElse("java"));
+    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
+    command.add("-Xmx1g");
+    command.add("-cp");
+    command.add(
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+    command.add("dev.quiver.cli.Quiver");
+    command.addAll(
+        List.of(
+            "shell",
+            "--cluster",
+            "127.0.0.1:" + cluster.restPort(),
+            "--jar",
+            jobJar.toString(),
+            "--catalog",
+            data.toString(),
+            "--parallelism",
+            String.valueOf(PARALLELISM)));
+    Process shell =
+        new ProcessBuilder(command)
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
+    try {
+      try (var stdin = shell.getOutputStream()) {
+        stdin.write(
+            "select count(*) as n from nation;\nselect count(*) as s from supplier;\n"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+      assertThat(shell.waitFor(JOB_RUN.toSeconds(), TimeUnit.SECONDS)).as("exited").isTrue();
+      assertThat(shell.exitValue()).as(Files.readString(err)).isZero();
+      assertThat(Files.readString(out)).contains("25\n(1 row)\n").contains("100\n(1 row)\n");
+    } finally {
+      shell.destroyForcibly();
+    }
+    assertThat(cluster.rest().get("/jobs/overview").path("jobs").size())
+        .as("the shell's two jobs on the cluster")
+        .isEqualTo(jobsBefore + 2);
+  }
+
+  /**
    * {@code quiver sql --cluster ... --format csv --output OUT SQL} with the job jar; its status.
    */
   private int clusterSql(String sql, Path out, StringWriter stderr) {
