@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -23,15 +22,7 @@ class ShellProcessTest {
   void runsThePipedStatementsAndExits() throws Exception {
     Path out = dir.resolve("out.txt");
     Path err = dir.resolve("err.txt");
-    List<String> command = new ArrayList<>();
-    command.add(ProcessHandle.current().info().command().orElse("java"));
-    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
-    command.add("-Xmx1g");
-    command.add("-cp");
-    command.add(
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-    command.add("dev.quiver.cli.Quiver");
-    command.addAll(List.of("shell", "--parallelism", "1"));
+    List<String> command = QuiverJvm.command("shell", "--parallelism", "1");
     Process shell =
         new ProcessBuilder(command)
             .redirectOutput(out.toFile())

@@ -3,6 +3,7 @@ package dev.quiver.cli.serve;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.cli.QuiverJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.file.Files;
@@ -11,7 +12,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -44,16 +44,9 @@ class ServeCommandTest {
             .collect(Collectors.joining("\n", "x\n", "\n")),
         UTF_8);
     Path err = data.resolve("err.txt");
-    List<String> command = new ArrayList<>();
-    command.add(ProcessHandle.current().info().command().orElse("java"));
-    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
-    command.add("-Xmx1g");
-    command.add("-cp");
-    command.add(
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-    command.add("dev.quiver.cli.Quiver");
-    command.addAll(
-        List.of("serve", "--parallelism", "1", "--table", "t=" + csv, "--port", "0", "--no-auth"));
+    List<String> command =
+        QuiverJvm.command(
+            "serve", "--parallelism", "1", "--table", "t=" + csv, "--port", "0", "--no-auth");
     Process serve = new ProcessBuilder(command).redirectError(err.toFile()).start();
     try (BufferedReader out =
         new BufferedReader(new InputStreamReader(serve.getInputStream(), UTF_8))) {
