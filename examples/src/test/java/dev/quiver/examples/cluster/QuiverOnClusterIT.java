@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quiver.cli.QuiverCommand;
+import dev.quiver.cli.QuiverJvm;
 import dev.quiver.cli.tpch.ResultComparison;
 import dev.quiver.cli.tpch.TpchGenerator;
 import dev.quiver.cli.tpch.TpchQueries;
@@ -296,25 +297,9 @@ class QuiverOnClusterIT {
     int jobsBefore = cluster.rest().get("/jobs/overview").path("jobs").size();
     Path out = dir.resolve("shell-out.txt");
     Path err = dir.resolve("shell-err.txt");
-    List<String> command = new ArrayList<>();
-    command.add(ProcessHandle.current().info().command().orElse("java"));
-    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
-    command.add("-Xmx1g");
-    command.add("-cp");
-    command.add(
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-    command.add("dev.quiver.cli.Quiver");
-    command.addAll(
-        List.of(
-            "shell",
-            "--cluster",
-            "127.0.0.1:" + cluster.restPort(),
-            "--jar",
-            jobJar.toString(),
-            "--catalog",
-            data.toString(),
-            "--parallelism",
-            String.valueOf(PARALLELISM)));
+    List<String> args = new ArrayList<>(List.of("shell"));
+    args.addAll(clusterOptions());
+    List<String> command = QuiverJvm.command(args.toArray(String[]::new));
     Process shell =
         new ProcessBuilder(command)
             .redirectOutput(out.toFile())
@@ -341,22 +326,24 @@ class QuiverOnClusterIT {
    * {@code quiver sql --cluster ... --format csv --output OUT SQL} with the job jar; its status.
    */
   private int clusterSql(String sql, Path out, StringWriter stderr) {
+    List<String> args = new ArrayList<>(List.of("sql"));
+    args.addAll(clusterOptions());
+    args.addAll(List.of("--format", "csv", "--output", out.toString(), sql));
     return QuiverCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(stderr))
-        .execute(
-            "sql",
-            "--cluster",
-            "127.0.0.1:" + cluster.restPort(),
-            "--jar",
-            jobJar.toString(),
-            "--catalog",
-            data.toString(),
-            "--parallelism",
-            String.valueOf(PARALLELISM),
-            "--format",
-            "csv",
-            "--output",
-            out.toString(),
-            sql);
+        .execute(args.toArray(String[]::new));
+  }
+
+  /** The options of a command that runs on the cluster with the job jar over the TPC-H data. */
+  private static List<String> clusterOptions() {
+    return List.of(
+        "--cluster",
+        "127.0.0.1:" + cluster.restPort(),
+        "--jar",
+        jobJar.toString(),
+        "--catalog",
+        data.toString(),
+        "--parallelism",
+        String.valueOf(PARALLELISM));
   }
 
   /**
