@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Other subqueries become mark / correlate joins, and the top-down decorrelator unnests them
  *       into semi, anti and mark joins (EXISTS, NOT EXISTS, IN, NOT IN with SQL's NULL semantics)
  *       or joins with aggregates (scalar subqueries).
- *   <li>Filters move into and below joins, projections and aggregates; constants fold.
+ *   <li>Filters move into and below joins, projections and aggregates; constants fold. A join
+ *       condition's OR whose branches each constrain one side gives that side a filter of its own
+ *       ({@link SideFilters}).
  *   <li>Inner joins are reordered with row-count statistics: runs of inner joins become one
  *       multi-join, which Calcite's LoptOptimizeJoinRule orders greedily by estimated result size.
  *   <li>Unused columns are trimmed, so that each scan reads only what the query needs.
@@ -89,6 +91,8 @@ final class LogicalRewrites {
 
   private static final int MATCH_LIMIT = 20_000;
 
+  private static final int SIDE_FILTER_ROUNDS = 4;
+
   private static final Logger LOG = LoggerFactory.getLogger(LogicalRewrites.class);
 
   /**
@@ -105,6 +109,16 @@ final class LogicalRewrites {
     RelNode decorrelated =
         TopDownGeneralDecorrelator.decorrelateQuery(withoutSubqueries, builder(rel));
     RelNode pushed = run(decorrelated.accept(new CommonFactors()), PUSHDOWN);
+    // Filters each side of a join can take from an OR across both, pushed in turn; a derived filter
+    // that reaches a join below may give that join's sides filters again (bounded: each round
+    // needs a new one, and a side never takes the same one twice).
+    for (int round = 0; round < SIDE_FILTER_ROUNDS; round++) {
+      RelNode derived = SideFilters.derive(pushed);
+      if (derived == pushed) {
+        break;
+      }
+      pushed = run(derived, PUSHDOWN);
+    }
     RelNode ordered = run(run(pushed, TO_MULTI_JOIN), ORDER_JOINS);
     RelNode tidy = run(ordered, TIDY);
     RelNode trimmed = new RelFieldTrimmer(null, builder(rel)).trim(tidy);
