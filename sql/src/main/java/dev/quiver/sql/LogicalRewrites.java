@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *       or joins with aggregates (scalar subqueries).
  *   <li>Filters move into and below joins, projections and aggregates; constants fold. A join
  *       condition's OR whose branches each constrain one side gives that side a filter of its own
- *       ({@link SideFilters}).
+ *       ({@link SideFilters}). An aggregate joined on its group keys reads only the rows whose keys
+ *       its partner can match ({@link SemiJoinIntoAggregate}).
  *   <li>Inner joins are reordered with row-count statistics: runs of inner joins become one
  *       multi-join, which Calcite's LoptOptimizeJoinRule orders greedily by estimated result size.
  *   <li>Unused columns are trimmed, so that each scan reads only what the query needs.
@@ -118,6 +119,10 @@ final class LogicalRewrites {
         break;
       }
       pushed = run(derived, PUSHDOWN);
+    }
+    RelNode restricted = SemiJoinIntoAggregate.apply(pushed, builder(rel));
+    if (restricted != pushed) {
+      pushed = run(restricted, PUSHDOWN);
     }
     RelNode ordered = run(run(pushed, TO_MULTI_JOIN), ORDER_JOINS);
     RelNode tidy = run(ordered, TIDY);
