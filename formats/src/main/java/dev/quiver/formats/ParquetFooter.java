@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.PageHeader;
+import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.SchemaElement;
 import org.apache.parquet.format.Util;
 
@@ -43,12 +45,20 @@ public final class ParquetFooter {
 
   /**
    * One row group: its row count, uncompressed and compressed sizes, the file offset of its first
-   * page (-1 if unknown), and the statistics of the columns that have them (by dotted column path).
+   * page (-1 if unknown), the statistics of the columns that have them (by dotted column path), and
+   * the file offsets of the dictionary pages of the columns whose data pages all use their
+   * dictionary (such a dictionary lists every distinct value of the column in the row group).
    */
   public record RowGroup(
-      long rows, long bytes, long compressedBytes, long offset, Map<String, ColumnStats> columns) {
+      long rows,
+      long bytes,
+      long compressedBytes,
+      long offset,
+      Map<String, ColumnStats> columns,
+      Map<String, Long> dictionaries) {
     public RowGroup {
       columns = Map.copyOf(columns);
+      dictionaries = Map.copyOf(dictionaries);
     }
   }
 
@@ -192,6 +202,7 @@ public final class ParquetFooter {
   private static RowGroup rowGroup(
       org.apache.parquet.format.RowGroup rowGroup, List<ParquetStats.Column> leaves) {
     Map<String, ColumnStats> columns = new HashMap<>();
+    Map<String, Long> dictionaries = new HashMap<>();
     long chunksCompressed = 0;
     long offset = Long.MAX_VALUE;
     List<ColumnChunk> chunks = rowGroup.getColumns();
@@ -205,6 +216,9 @@ public final class ParquetFooter {
       if (leaf != null && chunk.stats() != null) {
         columns.put(leaf.name(), chunk.stats());
       }
+      if (leaf != null && chunk.fullDictionary() > 0) {
+        dictionaries.put(leaf.name(), chunk.fullDictionary());
+      }
     }
     long compressed =
         rowGroup.isSetTotal_compressed_size()
@@ -215,7 +229,26 @@ public final class ParquetFooter {
         rowGroup.getTotal_byte_size(),
         compressed,
         offset == Long.MAX_VALUE ? -1 : offset,
-        columns);
+        columns,
+        dictionaries);
+  }
+
+  /**
+   * The number of values in the dictionary page at {@code offset} of {@code channel}'s file (read
+   * from the page's header only, a few dozen bytes).
+   *
+   * @throws IOException if the bytes there are not a dictionary page header
+   */
+  static int dictionarySize(FileChannel channel, long offset) throws IOException {
+    // A page header is small (types, sizes, the dictionary header; statistics live in data pages'
+    // headers only): 256 bytes hold it, and a longer read would only waste the bytes after it.
+    long available = channel.size() - offset;
+    ByteBuffer bytes = readFully(channel, offset, (int) Math.min(256, available));
+    PageHeader header = Util.readPageHeader(new ByteArrayInputStream(bytes.array()));
+    if (header.getType() != PageType.DICTIONARY_PAGE || !header.isSetDictionary_page_header()) {
+      throw new IOException("no dictionary page at offset " + offset);
+    }
+    return header.getDictionary_page_header().getNum_values();
   }
 
   private static ByteBuffer readFully(FileChannel channel, long position, int length)

@@ -7,7 +7,10 @@ import java.nio.ByteOrder;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.ConvertedType;
+import org.apache.parquet.format.Encoding;
 import org.apache.parquet.format.LogicalType;
+import org.apache.parquet.format.PageEncodingStats;
+import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.SchemaElement;
 import org.apache.parquet.format.Statistics;
 import org.apache.parquet.format.TimeUnit;
@@ -48,7 +51,12 @@ final class ParquetStats {
   record Column(String name, LeafType type) {}
 
   /** What Quiver keeps of a column chunk; {@code offset} is where its first page starts. */
-  record Chunk(long offset, long compressedBytes, ColumnStats stats) {}
+  /**
+   * A column chunk's first page offset, compressed size, statistics, and the offset of its
+   * dictionary page when every data page of the chunk is dictionary-encoded (else -1): then the
+   * dictionary holds every distinct value of the chunk.
+   */
+  record Chunk(long offset, long compressedBytes, ColumnStats stats, long fullDictionary) {}
 
   // TimeUnit of timestamps: 1 millis, 2 micros, 3 nanos (the ids of parquet.thrift's TimeUnit).
   private static final int MILLIS = 1;
@@ -108,7 +116,7 @@ final class ParquetStats {
 
   static Chunk chunk(ColumnChunk chunk, Column leaf) {
     if (!chunk.isSetMeta_data()) {
-      return new Chunk(-1, 0, null);
+      return new Chunk(-1, 0, null, -1);
     }
     ColumnMetaData metadata = chunk.getMeta_data();
     long offset = Long.MAX_VALUE;
@@ -123,7 +131,37 @@ final class ParquetStats {
             ? stats(metadata.getStatistics(), leaf.type())
             : null;
     return new Chunk(
-        offset == Long.MAX_VALUE ? -1 : offset, metadata.getTotal_compressed_size(), stats);
+        offset == Long.MAX_VALUE ? -1 : offset,
+        metadata.getTotal_compressed_size(),
+        stats,
+        fullDictionary(metadata));
+  }
+
+  /**
+   * The dictionary page's offset when the chunk's page encoding statistics say every data page is
+   * dictionary-encoded (a writer whose dictionary grew too large falls back to plain pages, and
+   * then the dictionary holds only the values before the fallback); -1 when not, or not known.
+   */
+  private static long fullDictionary(ColumnMetaData metadata) {
+    if (!metadata.isSetDictionary_page_offset()
+        || metadata.getDictionary_page_offset() <= 0
+        || !metadata.isSetEncoding_stats()) {
+      return -1;
+    }
+    boolean dataPages = false;
+    for (PageEncodingStats pages : metadata.getEncoding_stats()) {
+      PageType type = pages.getPage_type();
+      if (type == PageType.DATA_PAGE || type == PageType.DATA_PAGE_V2) {
+        Encoding encoding = pages.getEncoding();
+        if (pages.getCount() > 0
+            && encoding != Encoding.PLAIN_DICTIONARY
+            && encoding != Encoding.RLE_DICTIONARY) {
+          return -1;
+        }
+        dataPages = true;
+      }
+    }
+    return dataPages ? metadata.getDictionary_page_offset() : -1;
   }
 
   private static ColumnStats stats(Statistics statistics, LeafType type) {
