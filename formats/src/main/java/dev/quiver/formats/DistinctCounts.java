@@ -32,6 +32,28 @@ public final class DistinctCounts {
   /** Column index → distinct-value bound, for the columns of {@code schema} that have one. */
   public static Map<Integer, Long> estimate(
       FileFormat format, Iterable<DataFile> files, RowSchema schema, long rows) {
+    Map<Integer, Long> counts = new HashMap<>();
+    for (Map.Entry<Integer, BigDecimal[]> entry : ranges(format, files, schema).entrySet()) {
+      int c = entry.getKey();
+      BigDecimal[] range = entry.getValue();
+      BigDecimal span =
+          range[1].subtract(range[0]).movePointRight(range[0].scale()).add(BigDecimal.ONE);
+      long bound = span.compareTo(BigDecimal.valueOf(rows)) >= 0 ? rows : span.longValue();
+      if (bound >= rows / 2) {
+        bound = Math.min(bound, dictionaryBound(files, schema.column(c).name()));
+      }
+      counts.put(c, Math.max(1, bound));
+    }
+    return counts;
+  }
+
+  /**
+   * Column index → {@code [min, max]} over every row group, for the integer, date (as days since
+   * 1970-01-01) and decimal columns of {@code schema} whose every row group has both; the planner
+   * estimates the rows a range predicate keeps from them (values assumed spread evenly).
+   */
+  public static Map<Integer, BigDecimal[]> ranges(
+      FileFormat format, Iterable<DataFile> files, RowSchema schema) {
     requireNonNull(schema, "schema is null");
     if (format != FileFormat.PARQUET) {
       return Map.of();
@@ -63,22 +85,15 @@ public final class DistinctCounts {
         }
       }
     }
-    Map<Integer, Long> counts = new HashMap<>();
+    Map<Integer, BigDecimal[]> byIndex = new HashMap<>();
     for (int c = 0; c < schema.size(); c++) {
       String name = schema.column(c).name();
       BigDecimal[] range = ranges.get(name);
-      if (range == null || !complete.getOrDefault(name, false)) {
-        continue;
+      if (range != null && complete.getOrDefault(name, false)) {
+        byIndex.put(c, range);
       }
-      BigDecimal span =
-          range[1].subtract(range[0]).movePointRight(range[0].scale()).add(BigDecimal.ONE);
-      long bound = span.compareTo(BigDecimal.valueOf(rows)) >= 0 ? rows : span.longValue();
-      if (bound >= rows / 2) {
-        bound = Math.min(bound, dictionaryBound(files, name));
-      }
-      counts.put(c, Math.max(1, bound));
     }
-    return counts;
+    return byIndex;
   }
 
   /**

@@ -27,7 +27,20 @@ public record CatalogTable(
     Map<String, String> options,
     List<List<Integer>> uniqueKeys,
     Map<Integer, Long> distinctCounts,
+    Map<Integer, Range> ranges,
     Optional<SplitPruner> pruner) {
+  /**
+   * The least and greatest value of a numeric or date column (dates as days since 1970-01-01), as
+   * numbers: the planner estimates how many rows a range predicate keeps from them.
+   */
+  public record Range(double min, double max) {
+    public Range {
+      if (!(min <= max)) {
+        throw new IllegalArgumentException("range [" + min + ", " + max + "] is empty");
+      }
+    }
+  }
+
   public CatalogTable {
     requireNonNull(name, "name is null");
     requireNonNull(schema, "schema is null");
@@ -39,7 +52,14 @@ public record CatalogTable(
     uniqueKeys =
         requireNonNull(uniqueKeys, "uniqueKeys is null").stream().map(List::copyOf).toList();
     distinctCounts = Map.copyOf(requireNonNull(distinctCounts, "distinctCounts is null"));
+    ranges = Map.copyOf(requireNonNull(ranges, "ranges is null"));
     requireNonNull(pruner, "pruner is null");
+    for (int column : ranges.keySet()) {
+      if (column < 0 || column >= schema.size()) {
+        throw new IllegalArgumentException(
+            "range of column " + column + ", which is not a column of " + name);
+      }
+    }
     for (int column : distinctCounts.keySet()) {
       if (column < 0 || column >= schema.size()) {
         throw new IllegalArgumentException(
@@ -63,12 +83,13 @@ public record CatalogTable(
       long rowCount,
       List<SplitUnit> units,
       Map<String, String> options) {
-    this(name, schema, rowCount, units, options, List.of(), Map.of(), Optional.empty());
+    this(name, schema, rowCount, units, options, List.of(), Map.of(), Map.of(), Optional.empty());
   }
 
   /** This table with {@code keys} declared unique (primary keys, NOT ENFORCED: trusted). */
   public CatalogTable withUniqueKeys(List<List<Integer>> keys) {
-    return new CatalogTable(name, schema, rowCount, units, options, keys, distinctCounts, pruner);
+    return new CatalogTable(
+        name, schema, rowCount, units, options, keys, distinctCounts, ranges, pruner);
   }
 
   /**
@@ -77,14 +98,32 @@ public record CatalogTable(
    * many distinct values as rows.
    */
   public CatalogTable withDistinctCounts(Map<Integer, Long> counts) {
-    return new CatalogTable(name, schema, rowCount, units, options, uniqueKeys, counts, pruner);
+    return new CatalogTable(
+        name, schema, rowCount, units, options, uniqueKeys, counts, ranges, pruner);
+  }
+
+  /**
+   * This table with the value ranges of some columns (column index → range). Filters estimate the
+   * rows they keep from them: without one, a comparison keeps half the rows (Calcite's guess).
+   */
+  public CatalogTable withRanges(Map<Integer, Range> values) {
+    return new CatalogTable(
+        name, schema, rowCount, units, options, uniqueKeys, distinctCounts, values, pruner);
   }
 
   /** This table with {@code value} to skip units a scan's filter rules out. */
   public CatalogTable withPruner(SplitPruner value) {
     requireNonNull(value, "value is null");
     return new CatalogTable(
-        name, schema, rowCount, units, options, uniqueKeys, distinctCounts, Optional.of(value));
+        name,
+        schema,
+        rowCount,
+        units,
+        options,
+        uniqueKeys,
+        distinctCounts,
+        ranges,
+        Optional.of(value));
   }
 
   /** The units a scan with {@code filter} reads: those the pruner keeps, or all of them. */

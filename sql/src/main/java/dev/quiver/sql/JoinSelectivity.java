@@ -6,6 +6,7 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.BuiltInMetadata;
 import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
@@ -29,7 +30,8 @@ import org.apache.calcite.util.ImmutableBitSet;
  * {@code 1 / max(ndv(l.a), ndv(r.b))}; with several key pairs only the most selective one counts,
  * because composite keys are usually correlated (a foreign key to a composite primary key) and
  * multiplying their selectivities would under-estimate wildly, which is worse than over-estimating:
- * an under-estimated build side is broadcast. Other conjuncts keep Calcite's guess.
+ * an under-estimated build side is broadcast. Other conjuncts keep Calcite's guess. Filters over a
+ * table's scan are estimated from its statistics too ({@link ScanSelectivity}).
  */
 public final class JoinSelectivity implements MetadataHandler<BuiltInMetadata.Selectivity> {
   private static final RelMetadataProvider PROVIDER =
@@ -93,6 +95,26 @@ public final class JoinSelectivity implements MetadataHandler<BuiltInMetadata.Se
     double left = distinct(mq, join.getLeft(), l);
     double right = distinct(mq, join.getRight(), r - leftFields);
     return 1.0 / Math.max(1.0, Math.max(left, right));
+  }
+
+  /**
+   * Selectivity of {@code predicate} over a scan of a catalog table ({@link ScanSelectivity}):
+   * {@code column = literal} keeps one of the column's distinct values ({@code 1 / ndv}, when the
+   * catalog has a count), a comparison or range ({@code <}, {@code <=}, {@code >}, {@code >=}, and
+   * Calcite's {@code SEARCH} of ranges and points) the share of the column's {@code [min, max]} it
+   * covers, values assumed spread evenly; anything else Calcite's guess. TPC-H's three months of
+   * {@code o_orderdate} keep 3.8 % of orders, not the 25 % two guessed comparisons make, and {@code
+   * d_year = 2000} one year of date_dim's 201, not 15 %.
+   */
+  public Double getSelectivity(TableScan scan, RelMetadataQuery mq, RexNode predicate) {
+    if (predicate == null) {
+      return 1.0;
+    }
+    QuiverTable table = scan.getTable().unwrap(QuiverTable.class);
+    if (table == null) {
+      return RelMdUtil.guessSelectivity(predicate);
+    }
+    return ScanSelectivity.of(table.table(), RelOptUtil.conjunctions(predicate));
   }
 
   private static double distinct(RelMetadataQuery mq, RelNode input, int column) {

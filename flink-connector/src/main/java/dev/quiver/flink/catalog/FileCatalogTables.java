@@ -14,8 +14,11 @@ import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.node.SplitUnit;
 import dev.quiver.plan.type.SqlType;
 import dev.quiver.sql.CatalogTable;
+import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -70,7 +73,17 @@ public final class FileCatalogTables {
     return new CatalogTable(name, schema, rows, units, FileTableOptions.encode(resolved))
         .withDistinctCounts(
             DistinctCounts.estimate(table.format(), table.files().files(), schema, rows))
+        .withRanges(ranges(DistinctCounts.ranges(table.format(), table.files().files(), schema)))
         .withPruner(filter -> units(table, Optional.of(ScanPredicates.of(filter))));
+  }
+
+  private static Map<Integer, CatalogTable.Range> ranges(Map<Integer, BigDecimal[]> bounds) {
+    Map<Integer, CatalogTable.Range> ranges = new HashMap<>();
+    bounds.forEach(
+        (column, range) ->
+            ranges.put(
+                column, new CatalogTable.Range(range[0].doubleValue(), range[1].doubleValue())));
+    return ranges;
   }
 
   /**
