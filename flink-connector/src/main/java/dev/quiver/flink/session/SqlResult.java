@@ -2,6 +2,7 @@ package dev.quiver.flink.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.flink.compiler.QueryResult;
 import dev.quiver.flink.stage.TaskStats;
@@ -18,6 +19,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.runtime.client.JobCancellationException;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.ExceptionUtils;
 
@@ -149,7 +151,10 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
 
   /**
    * The error to throw for a failure while reading: the job has failed, so it is ended first; a
-   * task's QuiverException is what the user can act on, so it is surfaced with this stack.
+   * task's QuiverException is what the user can act on, so it is surfaced with this stack. Any
+   * other failure (Flink's collect client wraps it four levels deep under "Failed to fetch next
+   * result") becomes one {@link ErrorCode#TASK_FAILED} line with the original error's class and
+   * message; a cancelled job's error is passed on as it is.
    */
   private RuntimeException failed(RuntimeException e) {
     try {
@@ -158,11 +163,30 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
       e.addSuppressed(suppressed);
     }
     Optional<QuiverException> quiver = ExceptionUtils.findThrowable(e, QuiverException.class);
-    if (quiver.isEmpty() || quiver.get() == e) {
+    if (quiver.isPresent()) {
+      if (quiver.get() == e) {
+        return e;
+      }
+      String message = quiver.get().getMessage();
+      String withoutCode = message.substring(quiver.get().code().name().length() + 3);
+      return new QuiverException(quiver.get().code(), withoutCode, e);
+    }
+    if (ExceptionUtils.findThrowable(e, JobCancellationException.class).isPresent()) {
       return e;
     }
-    String message = quiver.get().getMessage();
-    String withoutCode = message.substring(quiver.get().code().name().length() + 3);
-    return new QuiverException(quiver.get().code(), withoutCode, e);
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? "" : root.getMessage().strip();
+    int end = message.indexOf('\n');
+    return new QuiverException(
+        ErrorCode.TASK_FAILED,
+        "Job "
+            + jobId()
+            + " failed: "
+            + root.getClass().getSimpleName()
+            + (message.isEmpty() ? "" : ": " + (end < 0 ? message : message.substring(0, end))),
+        e);
   }
 }
