@@ -17,8 +17,10 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * input and finished its output). The trigger is a position in the data, never a time.
  *
  * <p>A fault fails the first execution attempt only (a restart recovers from it) or every attempt
- * (restarts run out). A blocking fault instead counts down {@link #reached} and waits until its
- * thread is interrupted: a test then cancels the query while the stage is exactly there.
+ * (restarts run out). A blocking fault instead counts down {@code reached} and waits until its
+ * thread is interrupted: a test then cancels the query while the stage is exactly there. A pausing
+ * fault counts down {@code reached} and waits until the test releases it: a test changes files
+ * while the task is exactly there (between its first batch and its next file).
  */
 final class FaultOperator extends BatchOperator
     implements OneInputStreamOperator<BatchRecord, BatchRecord> {
@@ -28,6 +30,7 @@ final class FaultOperator extends BatchOperator
   static final String MESSAGE = "injected failure";
 
   private static final Map<String, CountDownLatch> REACHED = new ConcurrentHashMap<>();
+  private static final Map<String, CountDownLatch> RELEASED = new ConcurrentHashMap<>();
 
   /** Where in a task's output the fault strikes. */
   enum Where {
@@ -40,7 +43,8 @@ final class FaultOperator extends BatchOperator
   enum Kind {
     FAIL_ONCE,
     FAIL_ALWAYS,
-    BLOCK
+    BLOCK,
+    PAUSE
   }
 
   /** One fault: stage, task, position and kind; {@code key} names a blocking fault's latch. */
@@ -52,6 +56,15 @@ final class FaultOperator extends BatchOperator
     /** Counted down when the fault (a blocking one) is reached. */
     CountDownLatch reached() {
       return REACHED.computeIfAbsent(key, k -> new CountDownLatch(1));
+    }
+
+    /** Lets a paused fault's task go on. */
+    void release() {
+      released().countDown();
+    }
+
+    private CountDownLatch released() {
+      return RELEASED.computeIfAbsent(key, k -> new CountDownLatch(1));
     }
   }
 
@@ -89,7 +102,17 @@ final class FaultOperator extends BatchOperator
           case SECOND_BATCH -> record.isData() && ++batches == 2;
           case END_OF_INPUT -> !record.isData();
         };
-    if (strikes && partition() == fault.task() && attemptFails()) {
+    if (strikes && partition() == fault.task() && fault.kind() == Kind.PAUSE) {
+      if (attempt() == 0) {
+        fault.reached().countDown();
+        try {
+          fault.released().await(); // the test changes the world meanwhile
+        } catch (InterruptedException e) {
+          record.close(); // cancelled while paused
+          throw e;
+        }
+      }
+    } else if (strikes && partition() == fault.task() && attemptFails()) {
       record.close();
       if (fault.kind() == Kind.BLOCK) {
         fault.reached().countDown();
