@@ -33,12 +33,18 @@ final class FaultSessions {
    * spilling under {@code tmp}, with the fault {@code current} holds injected into each query.
    */
   static QuiverSession session(Path tmp, long memoryBudget, Supplier<FaultOperator.Fault> current) {
+    return session(tmp, 2, memoryBudget, current);
+  }
+
+  /** {@link #session(Path, long, Supplier)} with {@code parallelism} tasks per stage. */
+  static QuiverSession session(
+      Path tmp, int parallelism, long memoryBudget, Supplier<FaultOperator.Fault> current) {
     Configuration flink = new Configuration();
     flink.set(CoreOptions.TMP_DIRS, tmp.toString());
     flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
     flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 2);
     flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
-    var builder = QuiverSession.builder().parallelism(2).configuration(flink);
+    var builder = QuiverSession.builder().parallelism(parallelism).configuration(flink);
     if (memoryBudget > 0) {
       builder.taskMemoryBudget(memoryBudget);
     }
