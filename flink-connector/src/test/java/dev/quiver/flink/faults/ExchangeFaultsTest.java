@@ -38,20 +38,26 @@ import org.junit.jupiter.params.provider.MethodSource;
  * error line naming the stage and the task. No case leaks Arrow memory or leaves a spill file.
  *
  * <pre>
+ *   FORWARD    scan ─► sort ─merge─► top-k (shared, 1 task) ═forward═► filters, union (stage 2) ◄ fault
  *   SHUFFLE    scan ─► partial agg ─hash─► final agg (stage 1) ◄ fault
  *   BROADCAST  scan ─► agg ─hash─► agg ─broadcast─► join with chained probe scan (stage 2) ◄ fault
  *   MERGE      scan ─► sort ─merge─► stage 1 (1 task) ◄ fault
  *   RESCALE    scan ─rescale─► limit (stage 1, 1 task) ◄ fault
  * </pre>
  *
- * FORWARD never occurs as a stage input in SQL plans (a coalesce to the same count is elided), and
- * a forward edge is chained into one task: its faults are the producer's.
+ * FORWARD: a CTE used twice is one shared stage (its top-k, worth computing once), read FORWARD by
+ * the stage that filters and unions its two uses.
  */
 @ExtendWith({ArrowLeakCheck.class, FaultMatrix.class})
 class ExchangeFaultsTest {
   private static final Map<InputMode, String> QUERIES = new EnumMap<>(InputMode.class);
 
   static {
+    // A CTE used twice whose top-k is worth computing once: a shared stage read FORWARD twice.
+    QUERIES.put(
+        InputMode.FORWARD,
+        "WITH s AS (SELECT id, quantity FROM orders ORDER BY id LIMIT 30000)"
+            + " SELECT id FROM s WHERE quantity > 10 UNION ALL SELECT id FROM s WHERE quantity <= 10");
     QUERIES.put(
         InputMode.SHUFFLE, "SELECT id % 20000 AS k, count(*) AS n FROM orders GROUP BY id % 20000");
     QUERIES.put(
