@@ -10,8 +10,12 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ConfigurationUtils;
@@ -20,10 +24,14 @@ import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
+import org.apache.flink.runtime.executiongraph.ErrorInfo;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One MiniCluster in this JVM for the whole session. Starting a MiniCluster takes seconds (2.1–2.4
@@ -50,6 +58,8 @@ import org.apache.flink.util.ExceptionUtils;
 // close() stops the MiniCluster, which waits and may throw InterruptedException.
 @SuppressWarnings("try")
 public final class LocalCluster implements SessionCluster {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
+
   /** Flink's own default for a local TaskManager; the least {@link #defaultManagedMemory()}. */
   private static final MemorySize MIN_MANAGED_MEMORY = MemorySize.ofMebiBytes(128);
 
@@ -183,6 +193,39 @@ public final class LocalCluster implements SessionCluster {
   /** Whether a job has started the cluster yet. */
   synchronized boolean isStarted() {
     return cluster != null;
+  }
+
+  @Override
+  public Optional<String> failedTask(JobID jobId) {
+    MiniCluster started;
+    synchronized (this) {
+      started = cluster;
+    }
+    if (started == null) {
+      return Optional.empty();
+    }
+    try {
+      AccessExecutionVertex last = null;
+      long lastTime = Long.MIN_VALUE;
+      for (AccessExecutionVertex vertex :
+          started
+              .getArchivedExecutionGraph(jobId)
+              .get(10, TimeUnit.SECONDS)
+              .getAllExecutionVertices()) {
+        Optional<ErrorInfo> failure = vertex.getFailureInfo();
+        if (failure.isPresent() && failure.get().getTimestamp() > lastTime) {
+          last = vertex;
+          lastTime = failure.get().getTimestamp();
+        }
+      }
+      return Optional.ofNullable(last).map(AccessExecutionVertex::getTaskNameWithSubtaskIndex);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.debug("no failed task of job {}: {}", jobId, e.toString());
+      return Optional.empty();
+    }
   }
 
   /** The cluster, for tests that look at its jobs. */

@@ -15,6 +15,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -44,13 +47,26 @@ import org.apache.flink.util.ExceptionUtils;
 public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
   private final Schema schema;
   private final QueryResult result;
+  private static final Pattern STAGE = Pattern.compile("\\bstage (\\d+): ");
+  private static final Pattern SUBTASK = Pattern.compile(" \\((\\d+)/(\\d+)\\)$");
+
   private final Consumer<SqlResult> onClose;
+  private final Function<JobID, Optional<String>> failedTask;
   private boolean closed;
 
-  SqlResult(Schema schema, QueryResult result, Consumer<SqlResult> onClose) {
+  /**
+   * @param failedTask the Flink task (name and subtask) whose failure ended a failed job, where the
+   *     cluster can say
+   */
+  SqlResult(
+      Schema schema,
+      QueryResult result,
+      Consumer<SqlResult> onClose,
+      Function<JobID, Optional<String>> failedTask) {
     this.schema = requireNonNull(schema, "schema is null");
     this.result = requireNonNull(result, "result is null");
     this.onClose = requireNonNull(onClose, "onClose is null");
+    this.failedTask = requireNonNull(failedTask, "failedTask is null");
   }
 
   /** The output columns, named as the query names them. */
@@ -154,7 +170,8 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
    * task's QuiverException is what the user can act on, so it is surfaced with this stack. Any
    * other failure (Flink's collect client wraps it four levels deep under "Failed to fetch next
    * result") becomes one {@link ErrorCode#TASK_FAILED} line with the original error's class and
-   * message; a cancelled job's error is passed on as it is.
+   * message and the stage and task that failed, as the cluster reports them; a cancelled job's
+   * error is passed on as it is.
    */
   private RuntimeException failed(RuntimeException e) {
     try {
@@ -180,13 +197,28 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
     }
     String message = root.getMessage() == null ? "" : root.getMessage().strip();
     int end = message.indexOf('\n');
-    return new QuiverException(
-        ErrorCode.TASK_FAILED,
-        "Job "
-            + jobId()
-            + " failed: "
-            + root.getClass().getSimpleName()
-            + (message.isEmpty() ? "" : ": " + (end < 0 ? message : message.substring(0, end))),
-        e);
+    String what =
+        root.getClass().getSimpleName()
+            + (message.isEmpty() ? "" : ": " + (end < 0 ? message : message.substring(0, end)));
+    return new QuiverException(ErrorCode.TASK_FAILED, what + " " + where(jobId()), e);
+  }
+
+  /**
+   * Where job {@code job} failed: {@code (stage 2, task 0 of 2)} when the failed Flink task is a
+   * stage's (its chain's name has the stage operator's "stage N: "), the task's Flink name when it
+   * is not, the job when the cluster cannot say (a remote cluster).
+   */
+  private String where(JobID job) {
+    Optional<String> task = failedTask.apply(job);
+    if (task.isEmpty()) {
+      return "(job " + job + ")";
+    }
+    Matcher stage = STAGE.matcher(task.get());
+    Matcher subtask = SUBTASK.matcher(task.get());
+    if (stage.find() && subtask.find()) {
+      int index = Integer.parseInt(subtask.group(1)) - 1;
+      return "(stage " + stage.group(1) + ", task " + index + " of " + subtask.group(2) + ")";
+    }
+    return "(task '" + task.get() + "' of job " + job + ")";
   }
 }

@@ -36,7 +36,9 @@ final class FaultOperator extends BatchOperator
   enum Where {
     FIRST_BATCH,
     SECOND_BATCH,
-    END_OF_INPUT
+    END_OF_INPUT,
+    /** In the operator's {@code finish()}, after the stage's task has finished its output. */
+    FINISH
   }
 
   /** What the fault does once reached. */
@@ -101,6 +103,7 @@ final class FaultOperator extends BatchOperator
           case FIRST_BATCH -> record.isData() && ++batches == 1;
           case SECOND_BATCH -> record.isData() && ++batches == 2;
           case END_OF_INPUT -> !record.isData();
+          case FINISH -> false;
         };
     if (strikes && partition() == fault.task() && fault.kind() == Kind.PAUSE) {
       if (attempt() == 0) {
@@ -122,6 +125,15 @@ final class FaultOperator extends BatchOperator
           MESSAGE + " at " + fault.where() + " of attempt " + attempt());
     }
     emit(record);
+  }
+
+  @Override
+  public void finish() throws Exception {
+    if (fault.where() == Where.FINISH && partition() == fault.task() && attemptFails()) {
+      throw new IllegalStateException(
+          MESSAGE + " at " + fault.where() + " of attempt " + attempt());
+    }
+    super.finish();
   }
 
   private boolean attemptFails() {
