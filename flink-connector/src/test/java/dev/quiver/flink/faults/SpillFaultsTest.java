@@ -13,7 +13,9 @@ import dev.quiver.state.spill.SpillChannels;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobStatus;
@@ -25,14 +27,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The spill disk fails: it fills up in the middle of a sort's spilling (for good, or once with a
  * restart left), it hangs and the query is cancelled, or the directories spill files go to are
- * unusable. The sort of 100,000 rows under a 256 KB budget spills in both its tasks:
+ * unusable. A sort and a hash join of 100,000 rows under a 1 MB budget spill in both their tasks:
  *
  * <pre>
  *   stage 0 (2 tasks): scan ─► sort (spills under io.tmp.dirs) ─MERGE─► stage 1 (1 task) ─► result
+ *   scans ─hash─► hash join (2 tasks, spills partitions of both sides) ─► result
  * </pre>
  *
  * Each failure is one line that says spilling failed, in which directory and why; the exact answer
@@ -41,17 +46,38 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith({ArrowLeakCheck.class, FaultMatrix.class})
 class SpillFaultsTest {
+  /** The operators that spill, each with a query over 100,000 rows that makes it spill. */
+  enum Spiller {
+    SORT(OrdersFiles.SORT_ALL),
+    HASH_JOIN(
+        "SELECT a.id, a.customer, b.id, b.amount FROM orders a LEFT JOIN orders b"
+            + " ON a.id = b.id + 1 AND a.quantity <> b.quantity");
+
+    final String query;
+
+    Spiller(String query) {
+      this.query = query;
+    }
+
+    List<List<Object>> canonical(List<List<Object>> rows) {
+      return this == SORT ? rows : FaultSessions.sorted(rows);
+    }
+  }
+
   @TempDir static Path dir;
   @TempDir static Path tmp;
   private static QuiverSession session;
-  private static List<List<Object>> expected;
+  private static final Map<Spiller, List<List<Object>>> EXPECTED = new EnumMap<>(Spiller.class);
 
   @BeforeAll
   static void start() throws Exception {
     Path orders = OrdersFiles.writeSpillingOrders(dir);
-    session = FaultSessions.session(tmp, 256 << 10, () -> null);
+    // 1 MB: both spill; a probe of 8,192 rows needs ~240 KB of lookup scratch.
+    session = FaultSessions.session(tmp, 1 << 20, () -> null);
     session.registerTable("orders", orders.toString());
-    expected = session.sql(OrdersFiles.SORT_ALL).rows();
+    for (Spiller spiller : Spiller.values()) {
+      EXPECTED.put(spiller, spiller.canonical(session.sql(spiller.query).rows()));
+    }
   }
 
   @AfterAll
@@ -66,42 +92,48 @@ class SpillFaultsTest {
     assertThat(spillFiles(tmp)).isEmpty();
   }
 
-  @Test
-  void aDiskThatFillsUpWhileSpillingFailsWithTheDirectory() throws Exception {
+  @ParameterizedTest
+  @EnumSource
+  void aDiskThatFillsUpWhileSpillingFailsWithTheDirectory(Spiller spiller) throws Exception {
     FaultMatrix.fault(
-        "spill disk full (No space left on device)", "sort spilling, after 64 KB written");
+        "spill disk full (No space left on device)", spiller + " spilling, after 64 KB written");
     FaultyDisk full = FaultyDisk.full(64 << 10);
     try (AutoCloseable disk = SpillChannels.replaceWith(full)) {
       String message =
           oneClearError(
-              () -> session.sql(OrdersFiles.SORT_ALL).rows(),
+              () -> session.sql(spiller.query).rows(),
               "[" + ErrorCode.FILE_WRITE_FAILED + "] Spilling failed: cannot write spill file ",
               " in directory " + tmp,
               "No space left on device",
-              "(stage 0, task ");
+              " (stage ",
+              ", task ");
       FaultMatrix.error(message);
     }
   }
 
-  @Test
-  void aDiskFullOnceGivesTheExactAnswerAfterARestart() throws Exception {
-    FaultMatrix.fault("spill disk full once (restarts left)", "sort spilling, after 64 KB written");
+  @ParameterizedTest
+  @EnumSource
+  void aDiskFullOnceGivesTheExactAnswerAfterARestart(Spiller spiller) throws Exception {
+    FaultMatrix.fault(
+        "spill disk full once (restarts left)", spiller + " spilling, after 64 KB written");
     FaultyDisk once = FaultyDisk.fullOnce(64 << 10);
     List<List<Object>> rows;
     try (AutoCloseable disk = SpillChannels.replaceWith(once)) {
-      rows = session.sql(OrdersFiles.SORT_ALL).rows();
+      rows = spiller.canonical(session.sql(spiller.query).rows());
     }
     assertThat(once.reached.getCount()).as("the disk was full once").isZero();
-    assertThat(rows).containsExactlyElementsOf(expected);
-    FaultMatrix.answer(rows.size() + " rows in order");
+    assertThat(rows).isEqualTo(EXPECTED.get(spiller));
+    FaultMatrix.answer(rows.size() + " rows");
   }
 
-  @Test
-  void cancellingWhileASpillWriteHangs() throws Exception {
-    FaultMatrix.fault("cancel while a spill write hangs", "sort spilling, after 64 KB written");
+  @ParameterizedTest
+  @EnumSource
+  void cancellingWhileASpillWriteHangs(Spiller spiller) throws Exception {
+    FaultMatrix.fault(
+        "cancel while a spill write hangs", spiller + " spilling, after 64 KB written");
     FaultyDisk hung = FaultyDisk.hangs(64 << 10);
     try (AutoCloseable disk = SpillChannels.replaceWith(hung)) {
-      SqlResult result = session.sql(OrdersFiles.SORT_ALL);
+      SqlResult result = session.sql(spiller.query);
       assertThat(hung.reached.await(60, TimeUnit.SECONDS)).as("spill write reached").isTrue();
       assertThat(spillFiles(tmp)).isNotEmpty();
       result.close();
