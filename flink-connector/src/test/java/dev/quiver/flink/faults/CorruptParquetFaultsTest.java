@@ -114,7 +114,8 @@ class CorruptParquetFaultsTest {
    */
   @Test
   void plainValuesWithoutAPageChecksumAreNotDetected() throws Exception {
-    FaultMatrix.fault("Parquet data page corrupt", "middle of the id dictionary (plain values)");
+    FaultMatrix.fault(
+        "Parquet plain values corrupt, no page checksum", "middle of the id column's dictionary");
     Path file = corruptTable("id", false);
     // Every id is read (no filter that statistics could answer); the good answer is 50 * 499,500.
     String query = "SELECT sum(id % 1000) FROM t";
