@@ -7,6 +7,7 @@ import java.io.Serializable;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
@@ -86,6 +87,15 @@ final class FaultOperator extends BatchOperator
           .transform("fault", output.getType(), new FaultOperator(fault))
           .setParallelism(output.getParallelism());
     };
+  }
+
+  /** {@code input} with {@code fault} injected into its tasks (chained to them). */
+  static DataStream<BatchRecord> inject(DataStream<BatchRecord> input, Fault fault) {
+    fault.reached();
+    return input
+        .forward()
+        .transform("fault", input.getType(), new FaultOperator(fault))
+        .setParallelism(input.getParallelism());
   }
 
   private final Fault fault;
