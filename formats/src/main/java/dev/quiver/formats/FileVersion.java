@@ -6,7 +6,6 @@ import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -28,7 +27,12 @@ public record FileVersion(long size, long modifiedMicros) implements Serializabl
   /** No version: never checked (splits made by hand, splits restored from older checkpoints). */
   public static final FileVersion UNKNOWN = new FileVersion(-1, -1);
 
-  /** The version of {@code file} now. */
+  /**
+   * The version of {@code file} now.
+   *
+   * @throws QuiverException {@link ErrorCode#FILE_NOT_FOUND} if it does not exist, {@link
+   *     ErrorCode#INVALID_FILE} if its attributes cannot be read
+   */
   public static FileVersion of(Path file) {
     requireNonNull(file, "file is null");
     try {
@@ -39,7 +43,7 @@ public record FileVersion(long size, long modifiedMicros) implements Serializabl
       throw new QuiverException(
           ErrorCode.FILE_NOT_FOUND, "File " + file + " does not exist (was it deleted?)", e);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new QuiverException(ErrorCode.INVALID_FILE, "Cannot read file " + file + ": " + e, e);
     }
   }
 

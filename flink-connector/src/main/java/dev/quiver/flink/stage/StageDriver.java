@@ -171,7 +171,7 @@ final class StageDriver implements AutoCloseable {
   }
 
   /** {@code IllegalStateException: what happened}, on one line. */
-  static String firstLine(Throwable e) {
+  private static String firstLine(Throwable e) {
     String message = e.getMessage() == null ? "" : e.getMessage().strip();
     int end = message.indexOf('\n');
     return e.getClass().getSimpleName()
