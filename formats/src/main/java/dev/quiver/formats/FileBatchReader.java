@@ -6,6 +6,7 @@ import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -163,6 +164,7 @@ public final class FileBatchReader implements AutoCloseable {
 
     ScannedFile(FileSplit split) {
       this.split = split;
+      split.version().check(Path.of(split.path()));
       try {
         open();
       } catch (RuntimeException e) {

@@ -18,14 +18,23 @@ import java.io.Serializable;
  * @param bytes the weight used to balance tasks: the file size, or for Parquet with a predicate the
  *     compressed size of the row groups that may match
  * @param rows the file's row count, or -1 if unknown without reading (CSV)
+ * @param version the file's size and modification time when the split was planned, or {@link
+ *     FileVersion#UNKNOWN}: a reader refuses a file that has changed since (its row count, row
+ *     groups and statistics, which planning used, may no longer hold)
  */
-public record FileSplit(String path, FileFormat format, long bytes, long rows)
+public record FileSplit(String path, FileFormat format, long bytes, long rows, FileVersion version)
     implements Serializable {
   public FileSplit {
     requireNonNull(path, "path is null");
     requireNonNull(format, "format is null");
+    requireNonNull(version, "version is null");
     if (bytes < 0) {
       throw new IllegalArgumentException("bytes is negative: " + bytes);
     }
+  }
+
+  /** A split whose file version is not known (never checked). */
+  public FileSplit(String path, FileFormat format, long bytes, long rows) {
+    this(path, format, bytes, rows, FileVersion.UNKNOWN);
   }
 }

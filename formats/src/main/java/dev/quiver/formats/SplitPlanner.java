@@ -29,9 +29,17 @@ public final class SplitPlanner {
     for (DataFile file : table.files()) {
       if (table.format() != FileFormat.PARQUET) {
         long rows = table.format() == FileFormat.ARROW_IPC ? IpcFooter.rows(file.path()) : -1;
-        splits.add(new FileSplit(file.path(), table.format(), file.bytes(), rows));
+        splits.add(
+            new FileSplit(
+                file.path(),
+                table.format(),
+                file.bytes(),
+                rows,
+                FileVersion.of(Paths.get(file.path()))));
         continue;
       }
+      // The version before the footer: a file rewritten in between fails when it is read.
+      FileVersion version = FileVersion.of(Paths.get(file.path()));
       ParquetFooter.Metadata footer = ParquetFooter.read(Paths.get(file.path()));
       long bytes = file.bytes();
       if (predicate.isPresent()) {
@@ -49,7 +57,7 @@ public final class SplitPlanner {
         }
         bytes = groups == footer.rowGroups().size() ? bytes : matching;
       }
-      splits.add(new FileSplit(file.path(), FileFormat.PARQUET, bytes, footer.rows()));
+      splits.add(new FileSplit(file.path(), FileFormat.PARQUET, bytes, footer.rows(), version));
     }
     if (skipped > 0) {
       LOG.debug(

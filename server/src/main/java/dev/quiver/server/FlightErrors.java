@@ -34,6 +34,7 @@ final class FlightErrors {
           switch (quiver.get().code()) {
             case UNSUPPORTED_FEATURE, UNSUPPORTED_TYPE -> CallStatus.UNIMPLEMENTED;
             case MEMORY_BUDGET_EXCEEDED -> CallStatus.RESOURCE_EXHAUSTED;
+            case TASK_FAILED -> CallStatus.INTERNAL; // not the query's fault: a bug, a lost task
             default -> CallStatus.INVALID_ARGUMENT;
           };
       return status.withDescription(oneLine(quiver.get().getMessage())).toRuntimeException();

@@ -36,8 +36,19 @@ public enum ErrorCode {
   MALFORMED_ROW("22P04"),
   /** Files of one table, or a file and a declared schema, whose columns do not agree. */
   SCHEMA_MISMATCH("42804"),
+  /**
+   * A file that changed (rewritten, replaced, truncated) between the planning of a query and its
+   * reading: run the query again, which plans it for the file as it is now.
+   */
+  FILE_CHANGED("55000"),
   /** A file that could not be written (the target exists, the disk is full, ...). */
-  FILE_WRITE_FAILED("58030");
+  FILE_WRITE_FAILED("58030"),
+  /**
+   * A task failed for a reason that is neither the query's nor the data's (a bug, a lost
+   * TaskManager, an operator that threw): the message names the stage and task where known and the
+   * original error; running the query again may succeed, and a repeatable one is a bug to report.
+   */
+  TASK_FAILED("XX000");
 
   private final String sqlState;
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.connector.source.SplitsAssignment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +59,8 @@ final class FileScanEnumerator implements SplitEnumerator<FileScanSplit, FileSca
     List<FileScanSplit> splits = pending.remove(subtask);
     if (splits != null && !splits.isEmpty()) {
       LOG.debug("{}: task {} reads {} splits", name, subtask, splits.size());
-      splits.forEach(split -> context.assignSplit(split, subtask));
+      // One event with all of them: see FileScanReader, which reads once it has every event.
+      context.assignSplits(new SplitsAssignment<>(Map.of(subtask, List.copyOf(splits))));
     }
     context.signalNoMoreSplits(subtask);
   }

@@ -32,6 +32,13 @@ import org.slf4j.LoggerFactory;
  * serialized it. A read error (a corrupt file, a malformed CSV row) is the {@code QuiverException}
  * of {@link FileBatchReader} naming the file; it fails the task.
  *
+ * <p>The reader reads nothing before the enumerator's last event (no more splits) has arrived. An
+ * event that reaches a task after it failed is "lost": Flink then fails the task again with a
+ * {@code TaskNotRunningException}, and when that is handled before the task's own failure, the job
+ * fails with it and the real error (a full spill disk, a corrupt file) is never reported. A task
+ * that has received every event before it reads can lose none (the fault matrix's spill directory
+ * case found this). The wait is the time the events take to arrive.
+ *
  * <p>Checkpoints hold each unfinished split with the rows already emitted; a restored reader skips
  * them (reading is deterministic for a given file and scan).
  */
@@ -65,6 +72,9 @@ final class FileScanReader implements SourceReader<BatchRecord, FileScanSplit> {
 
   @Override
   public InputStatus pollNext(ReaderOutput<BatchRecord> out) {
+    if (!noMoreSplits) {
+      return InputStatus.NOTHING_AVAILABLE; // see the class comment: every event first
+    }
     while (true) {
       if (reader == null && !openNext()) {
         if (noMoreSplits) {
@@ -166,7 +176,7 @@ final class FileScanReader implements SourceReader<BatchRecord, FileScanSplit> {
 
   @Override
   public CompletableFuture<Void> isAvailable() {
-    if (reader != null || !queue.isEmpty() || noMoreSplits) {
+    if (noMoreSplits) {
       return CompletableFuture.completedFuture(null);
     }
     if (available.isDone()) {

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.quiver.formats.FileFormat;
 import dev.quiver.formats.FileSplit;
+import dev.quiver.formats.FileVersion;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,8 @@ import org.apache.flink.core.memory.DataOutputView;
 public final class FileScanSplitSerializer implements SimpleVersionedSerializer<FileScanSplit> {
   public static final FileScanSplitSerializer INSTANCE = new FileScanSplitSerializer();
 
-  private static final int VERSION = 1;
+  // 2: the file's version (size, modification time) follows each split; 1 had none.
+  private static final int VERSION = 2;
 
   @Override
   public int getVersion() {
@@ -37,7 +39,7 @@ public final class FileScanSplitSerializer implements SimpleVersionedSerializer<
   @Override
   public FileScanSplit deserialize(int version, byte[] serialized) throws IOException {
     checkVersion(version);
-    return read(new DataInputDeserializer(serialized));
+    return read(new DataInputDeserializer(serialized), version);
   }
 
   /** Writes a list of splits (for the enumerator's checkpoint). */
@@ -56,14 +58,15 @@ public final class FileScanSplitSerializer implements SimpleVersionedSerializer<
     int count = in.readInt();
     List<FileScanSplit> splits = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      splits.add(read(in));
+      splits.add(read(in, version));
     }
     return splits;
   }
 
   private static void checkVersion(int version) throws IOException {
-    if (version != VERSION) {
-      throw new IOException("unknown file scan split version " + version + " (expected 1)");
+    if (version != 1 && version != VERSION) {
+      throw new IOException(
+          "unknown file scan split version " + version + " (expected 1 or " + VERSION + ")");
     }
   }
 
@@ -78,9 +81,11 @@ public final class FileScanSplitSerializer implements SimpleVersionedSerializer<
     out.writeLong(split.file().bytes());
     out.writeLong(split.file().rows());
     out.writeLong(split.rowsRead());
+    out.writeLong(split.file().version().size());
+    out.writeLong(split.file().version().modifiedMicros());
   }
 
-  private static FileScanSplit read(DataInputView in) throws IOException {
+  private static FileScanSplit read(DataInputView in, int version) throws IOException {
     int task = in.readInt();
     int index = in.readInt();
     byte[] path = new byte[in.readInt()];
@@ -89,7 +94,9 @@ public final class FileScanSplitSerializer implements SimpleVersionedSerializer<
     long bytes = in.readLong();
     long rows = in.readLong();
     long rowsRead = in.readLong();
-    FileSplit file = new FileSplit(new String(path, UTF_8), format, bytes, rows);
+    FileVersion fileVersion =
+        version == 1 ? FileVersion.UNKNOWN : new FileVersion(in.readLong(), in.readLong());
+    FileSplit file = new FileSplit(new String(path, UTF_8), format, bytes, rows, fileVersion);
     return new FileScanSplit(task, index, file, rowsRead);
   }
 }

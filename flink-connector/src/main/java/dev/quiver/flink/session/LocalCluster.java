@@ -2,18 +2,36 @@ package dev.quiver.flink.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ConfigurationUtils;
+import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
+import org.apache.flink.runtime.executiongraph.ErrorInfo;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.ExceptionUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One MiniCluster in this JVM for the whole session. Starting a MiniCluster takes seconds (2.1–2.4
@@ -40,6 +58,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 // close() stops the MiniCluster, which waits and may throw InterruptedException.
 @SuppressWarnings("try")
 public final class LocalCluster implements SessionCluster {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
+
   /** Flink's own default for a local TaskManager; the least {@link #defaultManagedMemory()}. */
   private static final MemorySize MIN_MANAGED_MEMORY = MemorySize.ofMebiBytes(128);
 
@@ -90,6 +110,7 @@ public final class LocalCluster implements SessionCluster {
       throw new IllegalStateException("the session's local MiniCluster is closed");
     }
     if (cluster == null) {
+      checkTempDirectories(clusterConfiguration);
       MiniCluster created =
           new MiniCluster(
               new MiniClusterConfiguration.Builder()
@@ -105,12 +126,55 @@ public final class LocalCluster implements SessionCluster {
         } catch (Exception suppressed) {
           e.addSuppressed(suppressed);
         }
-        throw new IllegalStateException("cannot start the local Flink MiniCluster", e);
+        Throwable root = ExceptionUtils.stripCompletionException(e);
+        while (root.getCause() != null && root.getCause() != root) {
+          root = root.getCause();
+        }
+        throw new IllegalStateException(
+            "cannot start the local Flink MiniCluster: "
+                + root.getClass().getSimpleName()
+                + ": "
+                + root.getMessage(),
+            e);
       }
       cluster = created;
       executors = new MiniClusterExecutors(created);
     }
     return cluster;
+  }
+
+  /**
+   * Fails with one line naming the directory when one of {@code io.tmp.dirs} cannot be written:
+   * spill files and Flink's blocking exchanges go there, and Flink's own start failure says only
+   * that the TaskManager did not start, four causes above the directory.
+   */
+  private static void checkTempDirectories(Configuration configuration) {
+    for (String name : ConfigurationUtils.parseTempDirectories(configuration)) {
+      Path directory = Path.of(name);
+      try {
+        Files.createDirectories(directory);
+        if (!Files.isWritable(directory)) {
+          throw new AccessDeniedException(name, null, "not writable");
+        }
+      } catch (IOException e) {
+        String reason =
+            e instanceof FileSystemException fs && fs.getReason() != null
+                ? fs.getReason()
+                : e.getClass().getSimpleName() + " " + e.getMessage();
+        throw new QuiverException(
+            ErrorCode.FILE_WRITE_FAILED,
+            "Temporary directory "
+                + directory
+                + " ("
+                + CoreOptions.TMP_DIRS.key()
+                + ") cannot be used: "
+                + reason
+                + "; spill files and exchange data are written there: set "
+                + CoreOptions.TMP_DIRS.key()
+                + " to writable directories",
+            e);
+      }
+    }
   }
 
   @Override
@@ -129,6 +193,39 @@ public final class LocalCluster implements SessionCluster {
   /** Whether a job has started the cluster yet. */
   synchronized boolean isStarted() {
     return cluster != null;
+  }
+
+  @Override
+  public Optional<String> failedTask(JobID jobId) {
+    MiniCluster started;
+    synchronized (this) {
+      started = cluster;
+    }
+    if (started == null) {
+      return Optional.empty();
+    }
+    try {
+      AccessExecutionVertex last = null;
+      long lastTime = Long.MIN_VALUE;
+      for (AccessExecutionVertex vertex :
+          started
+              .getArchivedExecutionGraph(jobId)
+              .get(10, TimeUnit.SECONDS)
+              .getAllExecutionVertices()) {
+        Optional<ErrorInfo> failure = vertex.getFailureInfo();
+        if (failure.isPresent() && failure.get().getTimestamp() > lastTime) {
+          last = vertex;
+          lastTime = failure.get().getTimestamp();
+        }
+      }
+      return Optional.ofNullable(last).map(AccessExecutionVertex::getTaskNameWithSubtaskIndex);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.debug("no failed task of job {}: {}", jobId, e.toString());
+      return Optional.empty();
+    }
   }
 
   /** The cluster, for tests that look at its jobs. */

@@ -211,7 +211,7 @@ public final class QuiverSession implements AutoCloseable {
     } catch (Exception e) {
       throw new IllegalStateException("cannot submit the query to " + cluster.description(), e);
     }
-    SqlResult sqlResult = new SqlResult(query.schema(), result, open::remove);
+    SqlResult sqlResult = new SqlResult(query.schema(), result, open::remove, cluster::failedTask);
     open.add(sqlResult);
     if (closed) { // closed while submitting: close() may have missed this result
       sqlResult.close();

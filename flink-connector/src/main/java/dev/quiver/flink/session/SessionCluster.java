@@ -1,7 +1,9 @@
 package dev.quiver.flink.session;
 
 import java.net.URI;
+import java.util.Optional;
 import java.util.OptionalInt;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -23,6 +25,15 @@ interface SessionCluster extends AutoCloseable {
    * path), e.g. {@code http://localhost:8081}; a local cluster starts now if it has not yet.
    */
   URI restAddress();
+
+  /**
+   * The task whose failure ended the failed job {@code jobId}, as Flink names it (for example
+   * {@code stage 2: Project[...] -> encode result (1/2)}), when the cluster can say; empty
+   * otherwise (a remote cluster, a job that did not fail).
+   */
+  default Optional<String> failedTask(JobID jobId) {
+    return Optional.empty();
+  }
 
   /** For logs and messages, e.g. {@code local MiniCluster (2 slots)}. */
   String description();

@@ -2,6 +2,7 @@ package dev.quiver.flink.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.flink.compiler.QueryResult;
 import dev.quiver.flink.stage.TaskStats;
@@ -14,10 +15,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.runtime.client.JobCancellationException;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.ExceptionUtils;
 
@@ -42,13 +47,26 @@ import org.apache.flink.util.ExceptionUtils;
 public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
   private final Schema schema;
   private final QueryResult result;
+  private static final Pattern STAGE = Pattern.compile("\\bstage (\\d+): ");
+  private static final Pattern SUBTASK = Pattern.compile(" \\((\\d+)/(\\d+)\\)$");
+
   private final Consumer<SqlResult> onClose;
+  private final Function<JobID, Optional<String>> failedTask;
   private boolean closed;
 
-  SqlResult(Schema schema, QueryResult result, Consumer<SqlResult> onClose) {
+  /**
+   * @param failedTask the Flink task (name and subtask) whose failure ended a failed job, where the
+   *     cluster can say
+   */
+  SqlResult(
+      Schema schema,
+      QueryResult result,
+      Consumer<SqlResult> onClose,
+      Function<JobID, Optional<String>> failedTask) {
     this.schema = requireNonNull(schema, "schema is null");
     this.result = requireNonNull(result, "result is null");
     this.onClose = requireNonNull(onClose, "onClose is null");
+    this.failedTask = requireNonNull(failedTask, "failedTask is null");
   }
 
   /** The output columns, named as the query names them. */
@@ -149,7 +167,11 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
 
   /**
    * The error to throw for a failure while reading: the job has failed, so it is ended first; a
-   * task's QuiverException is what the user can act on, so it is surfaced with this stack.
+   * task's QuiverException is what the user can act on, so it is surfaced with this stack. Any
+   * other failure (Flink's collect client wraps it four levels deep under "Failed to fetch next
+   * result") becomes one {@link ErrorCode#TASK_FAILED} line with the original error's class and
+   * message and the stage and task that failed, as the cluster reports them; a cancelled job's
+   * error is passed on as it is.
    */
   private RuntimeException failed(RuntimeException e) {
     try {
@@ -158,11 +180,45 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
       e.addSuppressed(suppressed);
     }
     Optional<QuiverException> quiver = ExceptionUtils.findThrowable(e, QuiverException.class);
-    if (quiver.isEmpty() || quiver.get() == e) {
+    if (quiver.isPresent()) {
+      if (quiver.get() == e) {
+        return e;
+      }
+      String message = quiver.get().getMessage();
+      String withoutCode = message.substring(quiver.get().code().name().length() + 3);
+      return new QuiverException(quiver.get().code(), withoutCode, e);
+    }
+    if (ExceptionUtils.findThrowable(e, JobCancellationException.class).isPresent()) {
       return e;
     }
-    String message = quiver.get().getMessage();
-    String withoutCode = message.substring(quiver.get().code().name().length() + 3);
-    return new QuiverException(quiver.get().code(), withoutCode, e);
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? "" : root.getMessage().strip();
+    int end = message.indexOf('\n');
+    String what =
+        root.getClass().getSimpleName()
+            + (message.isEmpty() ? "" : ": " + (end < 0 ? message : message.substring(0, end)));
+    return new QuiverException(ErrorCode.TASK_FAILED, what + " " + where(jobId()), e);
+  }
+
+  /**
+   * Where job {@code job} failed: {@code (stage 2, task 0 of 2)} when the failed Flink task is a
+   * stage's (its chain's name has the stage operator's "stage N: "), the task's Flink name when it
+   * is not, the job when the cluster cannot say (a remote cluster).
+   */
+  private String where(JobID job) {
+    Optional<String> task = failedTask.apply(job);
+    if (task.isEmpty()) {
+      return "(job " + job + ")";
+    }
+    Matcher stage = STAGE.matcher(task.get());
+    Matcher subtask = SUBTASK.matcher(task.get());
+    if (stage.find() && subtask.find()) {
+      int index = Integer.parseInt(subtask.group(1)) - 1;
+      return "(stage " + stage.group(1) + ", task " + index + " of " + subtask.group(2) + ")";
+    }
+    return "(task '" + task.get() + "' of job " + job + ")";
   }
 }

@@ -2,6 +2,7 @@ package dev.quiver.flink.stage;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.exchange.OutputEmitter;
@@ -18,6 +19,7 @@ import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.streaming.runtime.tasks.ExceptionInChainedOperatorException;
 
 /**
  * What every stage task does, whatever Flink operator hosts it: builds the stage's pipeline, hands
@@ -105,7 +107,7 @@ final class StageDriver implements AutoCloseable {
     try {
       pipeline.start();
       finishOutputIfDone();
-    } catch (QuiverException e) {
+    } catch (RuntimeException e) {
       throw located(e);
     }
     stats.busyNanos.add(System.nanoTime() - begin);
@@ -120,7 +122,7 @@ final class StageDriver implements AutoCloseable {
         stats.batchesIn.add(1);
         pipeline.add(input, BatchTransfer.move(record.batch(), allocator));
       }
-    } catch (QuiverException e) {
+    } catch (RuntimeException e) {
       throw located(e);
     } finally {
       stats.busyNanos.add(System.nanoTime() - begin);
@@ -133,7 +135,7 @@ final class StageDriver implements AutoCloseable {
     try {
       pipeline.finish(input);
       finishOutputIfDone();
-    } catch (QuiverException e) {
+    } catch (RuntimeException e) {
       throw located(e);
     }
     stats.busyNanos.add(System.nanoTime() - begin);
@@ -141,15 +143,39 @@ final class StageDriver implements AutoCloseable {
 
   /**
    * {@code e} with the stage and task it happened in, so that the one line a user sees says where
-   * (EXPLAIN shows the same stage ids): {@code [DIVISION_BY_ZERO] ... (stage 2, task 1 of 4)}.
+   * (EXPLAIN shows the same stage ids): {@code [DIVISION_BY_ZERO] ... (stage 2, task 1 of 4)}. An
+   * error that is not a {@link QuiverException} (an operator's bug, or an operator chained after
+   * the stage that threw while it received this task's output) becomes a {@link
+   * ErrorCode#TASK_FAILED} naming its class and message; Flink's own exceptions (cancellation,
+   * network) pass unchanged, Flink acts on them.
    */
-  private QuiverException located(QuiverException e) {
-    if (stageId < 0) {
-      return e; // a task outside a stage graph (tests): no stage to name
+  private RuntimeException located(RuntimeException e) {
+    Throwable cause = e;
+    while (cause instanceof ExceptionInChainedOperatorException && cause.getCause() != null) {
+      cause = cause.getCause(); // Flink wraps what a chained operator threw, once per operator
     }
-    String message = e.getMessage().substring(e.code().name().length() + 3);
-    return new QuiverException(
-        e.code(), message + " (stage " + stageId + ", task " + partition + " of " + tasks + ")", e);
+    if (stageId < 0 // a task outside a stage graph (tests): no stage to name
+        || cause instanceof InterruptedException // cancellation
+        || cause.getClass().getName().startsWith("org.apache.flink.")) {
+      return e;
+    }
+    String where = " (stage " + stageId + ", task " + partition + " of " + tasks + ")";
+    if (cause instanceof QuiverException quiver) {
+      if (quiver.getMessage().endsWith(where)) {
+        return quiver; // already located by this task
+      }
+      String message = quiver.getMessage().substring(quiver.code().name().length() + 3);
+      return new QuiverException(quiver.code(), message + where, quiver);
+    }
+    return new QuiverException(ErrorCode.TASK_FAILED, firstLine(cause) + where, cause);
+  }
+
+  /** {@code IllegalStateException: what happened}, on one line. */
+  private static String firstLine(Throwable e) {
+    String message = e.getMessage() == null ? "" : e.getMessage().strip();
+    int end = message.indexOf('\n');
+    return e.getClass().getSimpleName()
+        + (message.isEmpty() ? "" : ": " + (end < 0 ? message : message.substring(0, end)));
   }
 
   private void finishOutputIfDone() {

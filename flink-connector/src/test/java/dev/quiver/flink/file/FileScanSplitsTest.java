@@ -8,6 +8,7 @@ import dev.quiver.formats.CsvOptions;
 import dev.quiver.formats.FileFormat;
 import dev.quiver.formats.FileSplit;
 import dev.quiver.formats.FileTable;
+import dev.quiver.formats.FileVersion;
 import dev.quiver.formats.ScanSpec;
 import dev.quiver.formats.ScanTables;
 import dev.quiver.formats.TestFiles;
@@ -80,13 +81,16 @@ class FileScanSplitsTest {
 
   @Test
   void splitsSurviveSerialization() throws Exception {
-    for (FileScanSplit split : splits(List.of(List.of(A), List.of(B, C)))) {
+    FileSplit versioned =
+        new FileSplit("/t/d.parquet", FileFormat.PARQUET, 40, 9, new FileVersion(40, 1234567));
+    for (FileScanSplit split : splits(List.of(List.of(A), List.of(B, C, versioned)))) {
       FileScanSplit moved = split.advance(12345);
       byte[] bytes = FileScanSplitSerializer.INSTANCE.serialize(moved);
-      assertThat(FileScanSplitSerializer.INSTANCE.deserialize(1, bytes)).isEqualTo(moved);
+      int version = FileScanSplitSerializer.INSTANCE.getVersion();
+      assertThat(FileScanSplitSerializer.INSTANCE.deserialize(version, bytes)).isEqualTo(moved);
     }
-    assertThatThrownBy(() -> FileScanSplitSerializer.INSTANCE.deserialize(2, new byte[0]))
-        .hasMessageContaining("version 2");
+    assertThatThrownBy(() -> FileScanSplitSerializer.INSTANCE.deserialize(3, new byte[0]))
+        .hasMessageContaining("version 3");
   }
 
   @Test

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
@@ -210,16 +211,52 @@ public final class FileSpillSpace implements SpillSpace, AutoCloseable {
     return owner;
   }
 
-  static QuiverException writeFailed(Path file, IOException cause) {
+  /**
+   * The error of a failed spill write: one line saying that spilling failed, the directory and file
+   * (the directory is under one of {@code io.tmp.dirs}), the reason and what to do.
+   */
+  QuiverException writeFailed(Path file, IOException cause) {
+    Path directory = file.getParent();
     return new QuiverException(
         ErrorCode.FILE_WRITE_FAILED,
-        "cannot write spill file "
-            + file
+        "Spilling failed: cannot write spill file "
+            + file.getFileName()
+            + " in directory "
+            + directory
             + ": "
-            + cause
-            + "; give the task's temporary directories (io.tmp.dirs) more room or the task more"
-            + " memory",
+            + reason(cause)
+            + "; give the spill directories ("
+            + roots()
+            + ", under io.tmp.dirs) more room or the task more memory",
         cause);
+  }
+
+  private QuiverException directoryFailed(Path directory, IOException cause) {
+    return new QuiverException(
+        ErrorCode.FILE_WRITE_FAILED,
+        "Spilling failed: cannot create spill directory "
+            + directory
+            + ": "
+            + reason(cause)
+            + "; the spill directories ("
+            + roots()
+            + ", under io.tmp.dirs) must be writable directories",
+        cause);
+  }
+
+  private String roots() {
+    return roots.stream().map(Path::toString).collect(Collectors.joining(", "));
+  }
+
+  // "No space left on device", or the exception's class for messages that are only a path.
+  private static String reason(IOException cause) {
+    String message = cause.getMessage() == null ? "" : cause.getMessage();
+    if (cause instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
+      return cause.getClass().getSimpleName() + ": " + fs.getReason();
+    }
+    return message.isEmpty() || message.startsWith("/")
+        ? cause.getClass().getSimpleName() + (message.isEmpty() ? "" : " " + message)
+        : message;
   }
 
   private Path directory(int root) {
@@ -228,7 +265,7 @@ public final class FileSpillSpace implements SpillSpace, AutoCloseable {
       try {
         Files.createDirectories(directory);
       } catch (IOException e) {
-        throw writeFailed(directory, e);
+        throw directoryFailed(directory, e);
       }
       directories[root] = directory;
     }

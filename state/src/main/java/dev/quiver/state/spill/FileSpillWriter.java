@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.compression.CompressionCodec;
@@ -40,10 +39,9 @@ final class FileSpillWriter implements SpillWriter {
     this.schema = schema;
     this.codec = codec;
     try {
-      this.channel =
-          FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      this.channel = SpillChannels.createFile(file);
     } catch (IOException e) {
-      throw FileSpillSpace.writeFailed(file, e);
+      throw space.writeFailed(file, e);
     }
     this.out = new WriteChannel(channel);
     try {
@@ -51,7 +49,7 @@ final class FileSpillWriter implements SpillWriter {
       MessageSerializer.serialize(out, schema, IpcOption.DEFAULT);
     } catch (IOException e) {
       abandon();
-      throw FileSpillSpace.writeFailed(file, e);
+      throw space.writeFailed(file, e);
     } catch (RuntimeException e) {
       abandon(); // the space was closed meanwhile
       throw e;
@@ -73,7 +71,7 @@ final class FileSpillWriter implements SpillWriter {
     try (ArrowRecordBatch record = new VectorUnloader(batch, true, codec, true).getRecordBatch()) {
       MessageSerializer.serialize(out, record, IpcOption.DEFAULT);
     } catch (IOException e) {
-      throw FileSpillSpace.writeFailed(file, e);
+      throw space.writeFailed(file, e);
     }
     rows += count;
     batches++;
@@ -96,7 +94,7 @@ final class FileSpillWriter implements SpillWriter {
       channel.close();
     } catch (IOException e) {
       close();
-      throw FileSpillSpace.writeFailed(file, e);
+      throw space.writeFailed(file, e);
     }
     FileSpill spill = new FileSpill(space, file, rows, batches, size);
     try {
