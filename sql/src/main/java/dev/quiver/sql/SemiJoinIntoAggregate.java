@@ -62,17 +62,55 @@ final class SemiJoinIntoAggregate extends RelShuttleImpl {
   static final double MAX_KEY_FRACTION = 0.5;
 
   private final RelBuilder builder;
+  private final List<Aggregate> repeated;
   private boolean changed;
 
-  private SemiJoinIntoAggregate(RelBuilder builder) {
+  private SemiJoinIntoAggregate(RelBuilder builder, List<Aggregate> repeated) {
     this.builder = builder;
+    this.repeated = repeated;
   }
 
   /** {@code rel} with its aggregates restricted, or {@code rel} itself when none pays. */
   static RelNode apply(RelNode rel, RelBuilder builder) {
-    SemiJoinIntoAggregate shuttle = new SemiJoinIntoAggregate(builder);
+    SemiJoinIntoAggregate shuttle = new SemiJoinIntoAggregate(builder, repeated(rel));
     RelNode result = rel.accept(shuttle);
     return shuttle.changed ? result : rel;
+  }
+
+  /**
+   * The aggregates that occur more than once in {@code rel} (a CTE used twice is inlined twice):
+   * the stage planner computes such a subplan once for all its readers, and restricting each use by
+   * its own partner's keys would make them differ and compute it once per use (TPC-DS q2's weekly
+   * sums, read for two years: 0.63 s -> 0.93 s when both were restricted).
+   */
+  private static List<Aggregate> repeated(RelNode rel) {
+    List<Aggregate> all = new ArrayList<>();
+    rel.accept(
+        new RelShuttleImpl() {
+          @Override
+          public RelNode visit(RelNode other) {
+            if (other instanceof Aggregate a) {
+              all.add(a);
+            }
+            return super.visit(other);
+          }
+
+          @Override
+          public RelNode visit(org.apache.calcite.rel.logical.LogicalAggregate aggregate) {
+            all.add(aggregate);
+            return super.visit(aggregate);
+          }
+        });
+    List<Aggregate> repeated = new ArrayList<>();
+    for (int i = 0; i < all.size(); i++) {
+      for (int j = 0; j < all.size(); j++) {
+        if (i != j && all.get(i).deepEquals(all.get(j))) {
+          repeated.add(all.get(i));
+          break;
+        }
+      }
+    }
+    return repeated;
   }
 
   @Override
@@ -111,7 +149,7 @@ final class SemiJoinIntoAggregate extends RelShuttleImpl {
   private RelNode restrict(
       Join join, RelNode side, RelNode other, int sideOffset, int otherOffset) {
     Aggregate aggregate = aggregateUnder(side);
-    if (aggregate == null) {
+    if (aggregate == null || repeated.stream().anyMatch(a -> a.deepEquals(aggregate))) {
       return null;
     }
     RelMetadataQuery mq = join.getCluster().getMetadataQuery();
