@@ -48,65 +48,60 @@ final class ScanSelectivity {
     return selectivity;
   }
 
+  /** A conjunct {@code column op literal}, the column written first. */
+  private record ColumnOp(int column, SqlKind kind, RexLiteral literal) {
+    /** {@code conjunct} as a column compared with a literal (either side), or null. */
+    static ColumnOp of(RexNode conjunct) {
+      if (!(conjunct instanceof RexCall call) || call.getOperands().size() != 2) {
+        return null;
+      }
+      RexNode a = call.getOperands().get(0);
+      RexNode b = call.getOperands().get(1);
+      if (a instanceof RexInputRef ref && b instanceof RexLiteral literal) {
+        return new ColumnOp(ref.getIndex(), call.getKind(), literal);
+      }
+      if (b instanceof RexInputRef ref && a instanceof RexLiteral literal) {
+        return new ColumnOp(ref.getIndex(), call.getKind().reverse(), literal);
+      }
+      return null;
+    }
+  }
+
   /**
    * {@code {column, low, high}} for a comparison of a column that has a range with a number or date
    * literal ({@code <}, {@code <=}, {@code >}, {@code >=}); else null.
    */
   private static double[] comparison(CatalogTable table, RexNode conjunct) {
-    if (!(conjunct instanceof RexCall call) || call.getOperands().size() != 2) {
+    ColumnOp op = ColumnOp.of(conjunct);
+    if (op == null) {
       return null;
     }
-    RexNode a = call.getOperands().get(0);
-    RexNode b = call.getOperands().get(1);
-    SqlKind kind = call.getKind();
-    if (a instanceof RexLiteral && b instanceof RexInputRef) {
-      RexNode swap = a;
-      a = b;
-      b = swap;
-      kind = kind.reverse();
-    }
-    if (!(a instanceof RexInputRef ref)
-        || !(b instanceof RexLiteral literal)
-        || !SqlKind.COMPARISON.contains(kind)
-        || kind == SqlKind.EQUALS
-        || kind == SqlKind.NOT_EQUALS) {
+    boolean below = op.kind() == SqlKind.LESS_THAN || op.kind() == SqlKind.LESS_THAN_OR_EQUAL;
+    boolean above = op.kind() == SqlKind.GREATER_THAN || op.kind() == SqlKind.GREATER_THAN_OR_EQUAL;
+    CatalogTable.Range range = table.ranges().get(op.column());
+    if (!(below || above) || range == null) {
       return null;
     }
-    CatalogTable.Range range = table.ranges().get(ref.getIndex());
-    Double value = number(literal);
-    if (range == null || value == null) {
+    Double value = number(op.literal());
+    if (value == null) {
       return null;
     }
-    return switch (kind) {
-      case LESS_THAN, LESS_THAN_OR_EQUAL -> new double[] {ref.getIndex(), range.min(), value};
-      case GREATER_THAN, GREATER_THAN_OR_EQUAL -> new double[] {ref.getIndex(), value, range.max()};
-      default -> null;
-    };
+    return below
+        ? new double[] {op.column(), range.min(), value}
+        : new double[] {op.column(), value, range.max()};
   }
 
   /** The share one conjunct keeps, when the statistics say: a SEARCH, or an equality. */
   private static Double of(CatalogTable table, RexNode conjunct) {
-    if (!(conjunct instanceof RexCall call) || call.getOperands().size() != 2) {
+    ColumnOp op = ColumnOp.of(conjunct);
+    if (op == null) {
       return null;
     }
-    RexNode a = call.getOperands().get(0);
-    RexNode b = call.getOperands().get(1);
-    SqlKind kind = call.getKind();
-    if (a instanceof RexLiteral && b instanceof RexInputRef) {
-      RexNode swap = a;
-      a = b;
-      b = swap;
-      kind = kind.reverse();
+    if (op.kind() == SqlKind.SEARCH) {
+      Sarg<?> sarg = op.literal().getValueAs(Sarg.class);
+      return sarg == null ? null : search(table, op.column(), sarg);
     }
-    if (!(a instanceof RexInputRef ref) || !(b instanceof RexLiteral literal)) {
-      return null;
-    }
-    int column = ref.getIndex();
-    if (kind == SqlKind.SEARCH) {
-      Sarg<?> sarg = literal.getValueAs(Sarg.class);
-      return sarg == null ? null : search(table, column, sarg);
-    }
-    return kind == SqlKind.EQUALS ? point(table, column) : null;
+    return op.kind() == SqlKind.EQUALS ? point(table, op.column()) : null;
   }
 
   /** One value of the column: {@code 1 / ndv}, or null without a count. */

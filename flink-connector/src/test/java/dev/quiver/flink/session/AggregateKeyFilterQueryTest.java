@@ -80,12 +80,7 @@ class AggregateKeyFilterQueryTest {
   static void write() throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement()) {
-      // 200,000 rows, keys 0..4999, every 97th key NULL
-      s.execute(
-          "COPY (SELECT i::BIGINT AS x, CASE WHEN i % 97 = 0 THEN NULL ELSE (i % 5000)::INTEGER END"
-              + " AS k FROM range(200000) r(i)) TO '"
-              + dir.resolve("f.parquet")
-              + "' (FORMAT PARQUET, ROW_GROUP_SIZE 16384)");
+      KeyedFacts.write(s, dir.resolve("f.parquet"));
       // 1,000 rows, keys up to 6,993 (some beyond f's), every 50th key NULL
       s.execute(
           "COPY (SELECT i::INTEGER AS id, CASE WHEN i % 50 = 0 THEN NULL ELSE (i * 7)::INTEGER END"

@@ -52,12 +52,7 @@ class RuntimeFilterQueryTest {
   static void write() throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement()) {
-      // 200,000 probe rows, keys 0..4999, every 97th key NULL
-      s.execute(
-          "COPY (SELECT i::BIGINT AS x, CASE WHEN i % 97 = 0 THEN NULL ELSE (i % 5000)::INTEGER END"
-              + " AS k FROM range(200000) r(i)) TO '"
-              + dir.resolve("f.parquet")
-              + "' (FORMAT PARQUET, ROW_GROUP_SIZE 16384)");
+      KeyedFacts.write(s, dir.resolve("f.parquet"));
       s.execute(
           "COPY (SELECT (10000 + i)::INTEGER AS k FROM range(300) r(i)) TO '"
               + dir.resolve("nomatch.parquet")
