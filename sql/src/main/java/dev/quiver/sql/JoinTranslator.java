@@ -16,8 +16,11 @@ import java.util.Set;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.logical.LogicalTableScan;
 import org.apache.calcite.rel.metadata.RelColumnOrigin;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
@@ -132,12 +135,48 @@ final class JoinTranslator {
     }
   }
 
-  /** Whether the SQL left side should be the build side: it is the smaller one. */
+  /**
+   * Whether the SQL left side should be the build side: the smaller one, except that of two sides
+   * small enough to broadcast, an inner join builds the one that is a small table's scan (with its
+   * filters and projections): such a build is scanned inside the probe's stage ({@code
+   * ReplicateSmallBuilds}), while building the other side would make that scan the probe of a stage
+   * of its own, after the other side's. TPC-DS q7's sales joined with three filtered dimensions,
+   * once estimated smaller than {@code item}, were broadcast to a stage scanning {@code item} (0.52
+   * -> 0.78 s).
+   */
   private boolean buildsLeft(Join join, JoinType sqlType) {
     if (sqlType == JoinType.LEFT_MARK) {
       return false;
     }
-    return bytes(join.getLeft()) < bytes(join.getRight());
+    double left = bytes(join.getLeft());
+    double right = bytes(join.getRight());
+    if (sqlType == JoinType.INNER
+        && left <= options.broadcastThresholdBytes()
+        && right <= options.broadcastThresholdBytes()) {
+      boolean leftScan = replicableScan(join.getLeft());
+      if (leftScan != replicableScan(join.getRight())) {
+        return leftScan;
+      }
+    }
+    return left < right;
+  }
+
+  /**
+   * Filters and projections over a scan of a table small enough to replicate as a build: its bytes
+   * times the tasks at most the replication bound.
+   */
+  private boolean replicableScan(RelNode node) {
+    RelNode n = node;
+    while (n instanceof Project || n instanceof Filter) {
+      n = n.getInput(0);
+    }
+    if (!(n instanceof TableScan scan)) {
+      return false;
+    }
+    QuiverTable table = scan.getTable().unwrap(QuiverTable.class);
+    // ReplicateSmallBuilds' rule: every task of the join reads the whole build
+    return table != null
+        && (double) table.table().bytes() * options.parallelism() <= options.replicateBuildBytes();
   }
 
   /**
