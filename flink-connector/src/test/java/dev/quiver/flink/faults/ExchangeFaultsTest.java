@@ -60,9 +60,10 @@ class ExchangeFaultsTest {
             + " SELECT id FROM s WHERE quantity > 10 UNION ALL SELECT id FROM s WHERE quantity <= 10");
     QUERIES.put(
         InputMode.SHUFFLE, "SELECT id % 20000 AS k, count(*) AS n FROM orders GROUP BY id % 20000");
+    // LEFT: an inner join of two small sides would build the (replicable) orders scan instead
     QUERIES.put(
         InputMode.BROADCAST,
-        "SELECT o.id, s.m FROM orders o JOIN (SELECT status, min(id) AS m FROM orders"
+        "SELECT o.id, s.m FROM orders o LEFT JOIN (SELECT status, min(id) AS m FROM orders"
             + " GROUP BY status) s ON o.status = s.status");
     QUERIES.put(InputMode.MERGE, "SELECT id, amount FROM orders ORDER BY amount DESC, id");
     QUERIES.put(InputMode.RESCALE, "SELECT id, amount FROM orders LIMIT 60000");
