@@ -70,7 +70,7 @@ public final class FileScanSources implements ScanSourceFactory {
                 () -> new IllegalStateException(scan + " has no split assignment: plan it first"));
     checkFilesExist(source, table, units);
     List<List<FileSplit>> assignment = FileScanSource.assignment(table, predicate, units);
-    return FileScanSource.stream(env, table, spec, assignment, type);
+    return FileScanSource.stream(env, table, spec, assignment, type, source.name());
   }
 
   /** The table of {@code source}, opened once per distinct options. */

@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.formats.FileBatchReader;
+import dev.quiver.formats.ScanKeyRanges;
 import dev.quiver.formats.ScanSpec;
+import dev.quiver.operators.keyrange.TaskKeyRanges;
 import dev.quiver.operators.memory.TaskAllocators;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -49,6 +51,7 @@ final class FileScanReader implements SourceReader<BatchRecord, FileScanSplit> {
   private final Schema output;
   private final int task;
   private final String taskName;
+  private final String keyRangeTable; // nullable
   private final ArrayDeque<FileScanSplit> queue = new ArrayDeque<>();
   private TaskAllocators.Binding memory;
   private FileScanSplit split; // the split being read, with its rows read so far
@@ -58,7 +61,8 @@ final class FileScanReader implements SourceReader<BatchRecord, FileScanSplit> {
   private boolean finished;
   private CompletableFuture<Void> available = new CompletableFuture<>();
 
-  FileScanReader(ScanSpec scan, Schema output, int task, String name) {
+  FileScanReader(ScanSpec scan, Schema output, int task, String name, String keyRangeTable) {
+    this.keyRangeTable = keyRangeTable;
     this.scan = requireNonNull(scan, "scan is null");
     this.output = requireNonNull(output, "output is null");
     this.task = task;
@@ -100,14 +104,34 @@ final class FileScanReader implements SourceReader<BatchRecord, FileScanSplit> {
   }
 
   private boolean openNext() {
-    FileScanSplit next = queue.poll();
-    if (next == null) {
-      return false;
+    while (true) {
+      FileScanSplit next = queue.poll();
+      if (next == null) {
+        return false;
+      }
+      ScanSpec spec = scan;
+      // Only a split read from its start: a restored split's row count to skip assumes the rows
+      // it was first read with.
+      if (keyRangeTable != null && next.rowsRead() == 0) {
+        ScanKeyRanges.Decision decision =
+            ScanKeyRanges.decide(next.file(), scan, TaskKeyRanges.ranges(keyRangeTable));
+        if (decision.action() != ScanKeyRanges.Action.READ) {
+          LOG.debug(
+              "{}: {} {} by its joins' key ranges",
+              taskName,
+              decision.action(),
+              next.file().path());
+        }
+        if (decision.action() == ScanKeyRanges.Action.SKIP) {
+          continue;
+        }
+        spec = decision.spec();
+      }
+      split = next;
+      skip = next.rowsRead();
+      reader = new FileBatchReader(List.of(next.file()), spec, allocator());
+      return true;
     }
-    split = next;
-    skip = next.rowsRead();
-    reader = new FileBatchReader(List.of(next.file()), scan, allocator());
-    return true;
   }
 
   // The next batch of the current split, after the rows a restored split already emitted.

@@ -65,6 +65,7 @@ public final class FileScanSource
   private final ArrayList<FileScanSplit> splits = new ArrayList<>();
   private final int tasks;
   private final String name;
+  private final String keyRangeTable; // nullable: takes no key ranges
 
   /**
    * A source that reads {@code assignment.get(t)} in task {@code t} with {@code scan}, emitting
@@ -72,6 +73,21 @@ public final class FileScanSource
    */
   public FileScanSource(
       ScanSpec scan, List<List<FileSplit>> assignment, BatchTypeInfo type, String name) {
+    this(scan, assignment, type, name, null);
+  }
+
+  /**
+   * As above; each task also narrows what it reads of each file by the key ranges its stage's joins
+   * publish for the scan of {@code keyRangeTable} ({@code TaskKeyRanges}, {@code ScanKeyRanges}),
+   * or by none if it is null.
+   */
+  public FileScanSource(
+      ScanSpec scan,
+      List<List<FileSplit>> assignment,
+      BatchTypeInfo type,
+      String name,
+      String keyRangeTable) {
+    this.keyRangeTable = keyRangeTable;
     this.scan = requireNonNull(scan, "scan is null");
     this.type = requireNonNull(type, "type is null");
     this.name = requireNonNull(name, "name is null");
@@ -100,9 +116,23 @@ public final class FileScanSource
       ScanSpec scan,
       List<List<FileSplit>> assignment,
       BatchTypeInfo type) {
+    return stream(env, table, scan, assignment, type, null);
+  }
+
+  /**
+   * {@link #stream} whose tasks take the key ranges published for the scan of {@code keyRangeTable}
+   * (see the constructor), none if it is null.
+   */
+  public static DataStream<BatchRecord> stream(
+      StreamExecutionEnvironment env,
+      FileTable table,
+      ScanSpec scan,
+      List<List<FileSplit>> assignment,
+      BatchTypeInfo type,
+      String keyRangeTable) {
     requireNonNull(env, "env is null");
     String name = "scan " + requireNonNull(table, "table is null").files().location();
-    FileScanSource source = new FileScanSource(scan, assignment, type, name);
+    FileScanSource source = new FileScanSource(scan, assignment, type, name, keyRangeTable);
     return env.fromSource(source, WatermarkStrategy.noWatermarks(), name, type)
         .setParallelism(assignment.size());
   }
@@ -187,7 +217,8 @@ public final class FileScanSource
 
   @Override
   public SourceReader<BatchRecord, FileScanSplit> createReader(SourceReaderContext context) {
-    return new FileScanReader(scan, type.schema(), context.getIndexOfSubtask(), name);
+    return new FileScanReader(
+        scan, type.schema(), context.getIndexOfSubtask(), name, keyRangeTable);
   }
 
   @Override

@@ -9,6 +9,7 @@ import dev.quiver.flink.exchange.OutputEmitter;
 import dev.quiver.flink.exchange.OutputSplit;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.exec.TaskPipeline;
+import dev.quiver.operators.keyrange.TaskKeyRanges;
 import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.spill.SpillSpace;
@@ -44,6 +45,7 @@ final class StageDriver implements AutoCloseable {
   private final int stageId;
   private final int partition;
   private final int tasks;
+  private final TaskKeyRanges.Scope keyRanges;
   private boolean outputFinished;
 
   /**
@@ -77,7 +79,14 @@ final class StageDriver implements AutoCloseable {
             new MemoryBudget(taskName, memoryBudget),
             OperatorContext.DEFAULT_BATCH_ROWS,
             spill);
-    this.pipeline = requireNonNull(factory.create(context, this::send), "pipeline is null");
+    // The task's joins publish their build keys' ranges here for its scans (TaskKeyRanges).
+    this.keyRanges = TaskKeyRanges.open();
+    try {
+      this.pipeline = requireNonNull(factory.create(context, this::send), "pipeline is null");
+    } catch (RuntimeException | Error e) {
+      keyRanges.close();
+      throw e;
+    }
     stats.memoryBudget.add(memoryBudget);
   }
 
@@ -197,6 +206,7 @@ final class StageDriver implements AutoCloseable {
       pipeline.close();
     } finally {
       stats.spilledBytes.add(spill.spilledBytes());
+      keyRanges.close();
       if (spill instanceof FileSpillSpace files) {
         files.close();
       }

@@ -102,7 +102,7 @@ class FileScanSplitsTest {
     List<List<Object>> all = TestFiles.read(table, scan, allocator);
     FileSplit file = table.splits(Optional.empty()).get(0);
 
-    FileScanReader reader = new FileScanReader(scan, scan.outputSchema(), 0, "scan");
+    FileScanReader reader = new FileScanReader(scan, scan.outputSchema(), 0, "scan", null);
     Rows out = new Rows();
     try {
       reader.start();

@@ -9,6 +9,8 @@ import dev.quiver.operators.expand.ExpandOperator;
 import dev.quiver.operators.join.HashJoinOperator;
 import dev.quiver.operators.join.JoinFilter;
 import dev.quiver.operators.join.NestedLoopJoinOperator;
+import dev.quiver.operators.keyrange.BuildKeyRanges;
+import dev.quiver.operators.keyrange.ProbeKeyOrigins;
 import dev.quiver.operators.limit.LimitOperator;
 import dev.quiver.operators.scalar.FilterOperator;
 import dev.quiver.operators.scalar.ProjectionOperator;
@@ -30,6 +32,7 @@ import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.PlanVisitor;
 import dev.quiver.plan.node.Project;
 import dev.quiver.plan.node.RepeatRows;
+import dev.quiver.plan.node.RuntimeFilter;
 import dev.quiver.plan.node.Scan;
 import dev.quiver.plan.node.Sort;
 import dev.quiver.plan.node.StageInput;
@@ -62,10 +65,12 @@ import java.util.List;
  */
 public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
   private final OperatorContext context;
+  private final PlanNode stage;
   private int nextInput;
 
-  private PlanPipelines(OperatorContext context) {
+  private PlanPipelines(OperatorContext context, PlanNode stage) {
     this.context = requireNonNull(context, "context is null");
+    this.stage = stage;
   }
 
   /** The pipeline of one task of a stage whose plan is {@code plan}, writing to {@code output}. */
@@ -76,7 +81,7 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
   /** The spec of {@link #build}. */
   public static TaskPipeline.Spec spec(PlanNode plan, OperatorContext context) {
     requireNonNull(plan, "plan is null");
-    TaskPipeline.Spec root = plan.accept(new PlanPipelines(context));
+    TaskPipeline.Spec root = plan.accept(new PlanPipelines(context, plan));
     return TaskPipeline.operator(sink -> new ConformOperator(plan.arrowSchema(), sink), root);
   }
 
@@ -172,6 +177,7 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
   public TaskPipeline.Spec visitHashJoin(HashJoin node) {
     int[] buildKeys = node.buildKeys().stream().mapToInt(Integer::intValue).toArray();
     int[] probeKeys = node.probeKeys().stream().mapToInt(Integer::intValue).toArray();
+    List<ProbeKeyOrigins.Target> targets = ProbeKeyOrigins.of(stage, node);
     return TaskPipeline.operator(
         sink ->
             new HashJoinOperator(
@@ -182,7 +188,11 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
                 node.probe().arrowSchema(),
                 probeKeys,
                 joinFilter(node.residual(), node.probe(), node.build()),
-                sink),
+                sink,
+                targets.isEmpty()
+                    ? BuildKeyRanges.none()
+                    : new BuildKeyRanges(targets, node.buildKeys()),
+                node.runtimeFilter() == RuntimeFilter.FILTER),
         child(node, 0),
         child(node, 1));
   }

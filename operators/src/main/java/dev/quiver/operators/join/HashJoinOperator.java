@@ -6,10 +6,13 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.keyrange.BuildKeyRanges;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An equi join: the build input is held in a hash table, the probe input streams through it; when
@@ -39,11 +42,19 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * are read, and by {@link #close}.
  */
 public final class HashJoinOperator extends BuildProbeJoin {
+  private static final Logger LOG = LoggerFactory.getLogger(HashJoinOperator.class);
+
   /** Build rows per segment: large, so that probing gathers from few sources. */
   static final long SEGMENT_ROWS = 1 << 24;
 
   /** Build bytes per segment: keeps string columns far below the 2 GiB offset limit. */
   static final long SEGMENT_BYTES = 1L << 30;
+
+  /** The probe rows a self-stopping filter checks before it judges what it passes. */
+  static final long STOP_AFTER_ROWS = 1 << 16;
+
+  /** The share of checked rows above which a self-stopping filter stops checking. */
+  static final double STOP_ABOVE_SHARE = 0.9;
 
   private final JoinKind kind;
   private final JoinType type;
@@ -53,6 +64,11 @@ public final class HashJoinOperator extends BuildProbeJoin {
   private final HashJoinSpec spec;
   private final boolean canSpill;
   private final JoinOutput output;
+  private final BuildKeyRanges keyRanges;
+  private final boolean selfStopping;
+  private long probedRows;
+  private long passedRows;
+  private boolean stopped;
   private BuildBuffer build;
   private InMemoryJoin join;
   private GraceJoin grace;
@@ -72,7 +88,50 @@ public final class HashJoinOperator extends BuildProbeJoin {
       int[] probeKeys,
       JoinFilter filter,
       BatchSink sink) {
-    this(context, kind, buildSchema, buildKeys, probeSchema, probeKeys, filter, sink, SEGMENT_ROWS);
+    this(
+        context,
+        kind,
+        buildSchema,
+        buildKeys,
+        probeSchema,
+        probeKeys,
+        filter,
+        sink,
+        BuildKeyRanges.none(),
+        false,
+        SEGMENT_ROWS);
+  }
+
+  /**
+   * As above, publishing the ranges of the build keys for the scans of the task once the build side
+   * is complete ({@link BuildKeyRanges}); and, if {@code selfStopping} (a LEFT_SEMI join that is a
+   * runtime filter: whatever it passes is checked again by the join it filters for), passing every
+   * probe row on unchecked once it has found that it passes nearly all of them: more than {@value
+   * #STOP_ABOVE_SHARE} of the first {@value #STOP_AFTER_ROWS} or more rows.
+   */
+  public HashJoinOperator(
+      OperatorContext context,
+      JoinKind kind,
+      Schema buildSchema,
+      int[] buildKeys,
+      Schema probeSchema,
+      int[] probeKeys,
+      JoinFilter filter,
+      BatchSink sink,
+      BuildKeyRanges keyRanges,
+      boolean selfStopping) {
+    this(
+        context,
+        kind,
+        buildSchema,
+        buildKeys,
+        probeSchema,
+        probeKeys,
+        filter,
+        sink,
+        keyRanges,
+        selfStopping,
+        SEGMENT_ROWS);
   }
 
   /** As above, with build segments of at most {@code segmentRows} rows (tests use few). */
@@ -85,8 +144,12 @@ public final class HashJoinOperator extends BuildProbeJoin {
       int[] probeKeys,
       JoinFilter filter,
       BatchSink sink,
+      BuildKeyRanges keyRanges,
+      boolean selfStopping,
       long segmentRows) {
     super(buildSchema, probeSchema);
+    this.keyRanges = requireNonNull(keyRanges, "keyRanges is null");
+    this.selfStopping = selfStopping;
     requireNonNull(context, "context is null");
     this.kind = requireNonNull(kind, "kind is null");
     this.type = kind.type();
@@ -96,6 +159,9 @@ public final class HashJoinOperator extends BuildProbeJoin {
     this.probeKeys = requireNonNull(probeKeys, "probeKeys is null").clone();
     this.filter = filter;
     JoinInputs.checkKeys(buildSchema, buildKeys, probeSchema, probeKeys);
+    if (selfStopping && (kind.type() != JoinType.LEFT_SEMI || kind.nullAware())) {
+      throw new IllegalArgumentException("only a LEFT_SEMI join can stop filtering: " + kind);
+    }
     if (kind.nullAware() && (buildKeys.length != 1 || filter != null)) {
       throw new IllegalArgumentException(
           "a null-aware join takes exactly one key column and no filter: " + this);
@@ -130,6 +196,7 @@ public final class HashJoinOperator extends BuildProbeJoin {
 
   @Override
   void addBuild(VectorSchemaRoot batch) {
+    keyRanges.add(batch);
     if (grace != null) {
       try (batch) {
         grace.addBuild(batch);
@@ -149,6 +216,7 @@ public final class HashJoinOperator extends BuildProbeJoin {
 
   @Override
   void buildComplete() {
+    keyRanges.publish();
     if (grace == null) {
       InMemoryJoin inMemory = new InMemoryJoin(spec, build, output);
       build = null; // the in-memory join owns it now
@@ -197,6 +265,21 @@ public final class HashJoinOperator extends BuildProbeJoin {
     held.close();
   }
 
+  /** Whether this self-stopping filter stopped checking its probe rows (tests). */
+  boolean stopped() {
+    return stopped;
+  }
+
+  private void judge(int probed, long passed) {
+    probedRows += probed;
+    passedRows += passed;
+    if (probedRows >= STOP_AFTER_ROWS && passedRows > STOP_ABOVE_SHARE * probedRows) {
+      stopped = true;
+      LOG.debug(
+          "{} passed {} of {} probe rows: passes the rest unchecked", this, passedRows, probedRows);
+    }
+  }
+
   @Override
   void probeComplete() {
     if (grace != null) {
@@ -209,10 +292,16 @@ public final class HashJoinOperator extends BuildProbeJoin {
 
   @Override
   void probe(VectorSchemaRoot probe) {
-    if (grace != null) {
+    if (stopped) {
+      output.passThrough(probe);
+    } else if (grace != null) {
       grace.probe(probe);
     } else if (join != null) {
+      long before = output.rowsEmitted();
       join.probe(probe);
+      if (selfStopping) {
+        judge(probe.getRowCount(), output.rowsEmitted() - before);
+      }
     } else {
       throw new IllegalStateException(this + " failed to build its hash table: close it");
     }

@@ -36,6 +36,7 @@ final class JoinOutput implements AutoCloseable {
   private final int targetRows;
   private final BatchSink sink;
   private final BatchAppender pending;
+  private long rowsEmitted;
 
   JoinOutput(
       JoinType type,
@@ -150,6 +151,34 @@ final class JoinOutput implements AutoCloseable {
     }
   }
 
+  /**
+   * Emits every row of {@code probe} unchanged (a LEFT_SEMI join that no longer checks its rows):
+   * its buffers are shared, not copied; the caller still closes {@code probe}.
+   */
+  void passThrough(VectorSchemaRoot probe) {
+    int rows = probe.getRowCount();
+    if (rows == 0) {
+      return;
+    }
+    List<FieldVector> columns = new ArrayList<>(schema.getFields().size());
+    try {
+      for (int i = 0; i < probeFields.size(); i++) {
+        TransferPair pair = probe.getVector(i).getTransferPair(probeFields.get(i), allocator);
+        pair.splitAndTransfer(0, rows);
+        columns.add((FieldVector) pair.getTo());
+      }
+    } catch (RuntimeException | Error e) {
+      AutoCloseables.close(e, columns);
+      throw e;
+    }
+    emit(columns, rows);
+  }
+
+  /** The rows emitted so far, including those still pending. */
+  long rowsEmitted() {
+    return rowsEmitted;
+  }
+
   /** Emits the pending small rows, if any. */
   void flush() {
     if (pending.rowCount() > 0) {
@@ -185,6 +214,7 @@ final class JoinOutput implements AutoCloseable {
   }
 
   private void emit(List<FieldVector> columns, int rows) {
+    rowsEmitted += rows;
     VectorSchemaRoot batch = new VectorSchemaRoot(schema, columns, rows);
     if (rows >= targetRows / 2) {
       sink.accept(batch);

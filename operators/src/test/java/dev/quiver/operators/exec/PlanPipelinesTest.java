@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.keyrange.KeyRange;
+import dev.quiver.operators.keyrange.TaskKeyRanges;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.values.ValuesOperator;
 import dev.quiver.plan.aggregate.AggregateCall;
@@ -24,7 +26,9 @@ import dev.quiver.plan.node.Partitioning;
 import dev.quiver.plan.node.PlanBuilder;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.RowSchema;
+import dev.quiver.plan.node.SplitUnit;
 import dev.quiver.plan.node.StageInput;
+import dev.quiver.plan.node.TableSource;
 import dev.quiver.plan.type.SqlType;
 import dev.quiver.testing.ArrowLeakCheck;
 import dev.quiver.testing.BatchRows;
@@ -161,6 +165,32 @@ class PlanPipelinesTest {
             .build();
     List<List<Object>> output = run(plan, List.of(rows(100, 300)), allocator);
     assertThat(output).hasSize(expectedJoin(rows(100, 300), rows(0, 20), false).size());
+  }
+
+  @Test
+  void aJoinPublishesItsBuildKeysRangeForTheProbeScanBeforeTheFirstProbeBatch(
+      BufferAllocator allocator) {
+    TableSource facts =
+        new TableSource("facts", SCHEMA, List.of(SplitUnit.file("facts/p.parquet", 1000, 300)));
+    // build keys k of rows 0..19: 0..4 and NULL
+    PlanNode plan =
+        PlanBuilder.scan(facts, 1)
+            .hashJoin(
+                JoinType.INNER,
+                PlanBuilder.values(SCHEMA, rows(0, 20)),
+                keys(1),
+                keys(1),
+                JoinDistribution.BROADCAST)
+            .build();
+    OperatorContext context = new OperatorContext(allocator, MemoryBudget.unlimited("test"), 64);
+    try (TaskKeyRanges.Scope task = TaskKeyRanges.open();
+        TaskPipeline pipeline = PlanPipelines.build(plan, context, batch -> batch.close())) {
+      assertThat(TaskKeyRanges.ranges("facts")).isEmpty();
+      pipeline.start(); // the VALUES build side is complete now
+      assertThat(TaskKeyRanges.ranges("facts")).isEqualTo(Map.of(1, new KeyRange(0, 4)));
+      pipeline.finish(0);
+    }
+    assertThat(TaskKeyRanges.ranges("facts")).isEmpty();
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.join.JoinHarness.Output;
 import dev.quiver.operators.join.JoinHarness.RowFilter;
+import dev.quiver.operators.keyrange.BuildKeyRanges;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.testing.RandomBatches;
@@ -78,7 +79,17 @@ record HashJoinCheck(
     JoinHarness.Sink sink = new JoinHarness.Sink();
     HashJoinOperator join =
         new HashJoinOperator(
-            context, kind, build, buildKeys, probe, probeKeys, filter, sink, segmentRows);
+            context,
+            kind,
+            build,
+            buildKeys,
+            probe,
+            probeKeys,
+            filter,
+            sink,
+            BuildKeyRanges.none(),
+            false,
+            segmentRows);
     Schema schema = join.outputSchema();
     Output output = JoinHarness.run(join, buildBatches, probeBatches, sink);
     JoinHarness.assertSameRows(output.rows(), expected);
