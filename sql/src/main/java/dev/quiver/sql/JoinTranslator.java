@@ -3,6 +3,7 @@ package dev.quiver.sql;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.distribute.EnforceDistribution;
+import dev.quiver.plan.distribute.ReplicateSmallBuilds;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
@@ -16,10 +17,8 @@ import java.util.Set;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
-import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.logical.LogicalTableScan;
 import org.apache.calcite.rel.metadata.RelColumnOrigin;
@@ -166,17 +165,13 @@ final class JoinTranslator {
    * times the tasks at most the replication bound.
    */
   private boolean replicableScan(RelNode node) {
-    RelNode n = node;
-    while (n instanceof Project || n instanceof Filter) {
-      n = n.getInput(0);
-    }
-    if (!(n instanceof TableScan scan)) {
+    if (!(ScanPipelines.under(node) instanceof TableScan scan)) {
       return false;
     }
     QuiverTable table = scan.getTable().unwrap(QuiverTable.class);
-    // ReplicateSmallBuilds' rule: every task of the join reads the whole build
     return table != null
-        && (double) table.table().bytes() * options.parallelism() <= options.replicateBuildBytes();
+        && ReplicateSmallBuilds.replicable(
+            table.table().bytes(), options.parallelism(), options.replicateBuildBytes());
   }
 
   /**

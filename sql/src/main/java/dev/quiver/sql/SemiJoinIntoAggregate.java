@@ -219,11 +219,10 @@ final class SemiJoinIntoAggregate extends RelShuttleImpl {
 
   /** The aggregate under projections and filters, or null. */
   private static Aggregate aggregateUnder(RelNode node) {
-    RelNode n = node;
-    while (n instanceof Project || n instanceof Filter) {
-      n = n.getInput(0);
-    }
-    return n instanceof Aggregate a && a.getGroupType() == Aggregate.Group.SIMPLE ? a : null;
+    return ScanPipelines.under(node) instanceof Aggregate a
+            && a.getGroupType() == Aggregate.Group.SIMPLE
+        ? a
+        : null;
   }
 
   /** The aggregate input's column that field {@code field} of {@code node} is a group key of. */
@@ -256,7 +255,10 @@ final class SemiJoinIntoAggregate extends RelShuttleImpl {
    */
   private static void sources(RelNode node, int column, List<Source> out) {
     if (isScanPipeline(node)) {
-      if (filters(node)) {
+      // Only a filtered scan's keys can be fewer than the column's: a whole table's keys are, in a
+      // schema with foreign keys, every key the other side has; and distinct-value estimates from
+      // file statistics are upper bounds, which would make a whole table look selective.
+      if (ScanPipelines.filters(node)) {
         out.add(new Source(node, column, 0, 0, null));
       }
       return;
@@ -311,27 +313,9 @@ final class SemiJoinIntoAggregate extends RelShuttleImpl {
     }
   }
 
-  /**
-   * Whether a scan pipeline filters its rows: only then can its keys be fewer than the column's (a
-   * whole table's keys are, in a schema with foreign keys, every key the other side has; and
-   * estimates of distinct values from file statistics are upper bounds, which would make a whole
-   * table look selective).
-   */
-  private static boolean filters(RelNode node) {
-    for (RelNode n = node; n instanceof Project || n instanceof Filter; n = n.getInput(0)) {
-      if (n instanceof Filter) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /** Projections and filters over one table scan or VALUES. */
   private static boolean isScanPipeline(RelNode node) {
-    RelNode n = node;
-    while (n instanceof Project || n instanceof Filter) {
-      n = n.getInput(0);
-    }
+    RelNode n = ScanPipelines.under(node);
     return n instanceof TableScan || n instanceof Values;
   }
 

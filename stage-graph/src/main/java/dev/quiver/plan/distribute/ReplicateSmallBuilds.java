@@ -43,6 +43,15 @@ public final class ReplicateSmallBuilds extends BottomUpRewrite {
     this.maxBytes = maxBytes;
   }
 
+  /**
+   * The rule: a build scan of {@code bytes} is read by every one of the join's {@code tasks} when
+   * they read at most {@code maxBytes} together. The SQL planner asks it too, to prefer such a scan
+   * as the build side.
+   */
+  public static boolean replicable(long bytes, int tasks, long maxBytes) {
+    return tasks > 0 && bytes <= maxBytes / tasks;
+  }
+
   /** Replicates build scans whose bytes times the join's tasks are at most {@code maxBytes}. */
   public static ReplicateSmallBuilds upTo(long maxBytes) {
     if (maxBytes < 0) {
@@ -73,7 +82,9 @@ public final class ReplicateSmallBuilds extends BottomUpRewrite {
    */
   private PlanNode replicated(PlanNode build, int tasks) {
     Scan scan = Scan.underPipeline(build);
-    if (scan == null || scan.isReplicated() || scan.source().bytes() > maxBytes / tasks) {
+    if (scan == null
+        || scan.isReplicated()
+        || !replicable(scan.source().bytes(), tasks, maxBytes)) {
       return null;
     }
     return Scan.replaceUnderPipeline(build, Scan.replicated(scan.source(), tasks));
