@@ -10,7 +10,10 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,17 +35,29 @@ public final class DistinctCounts {
   /** Column index → distinct-value bound, for the columns of {@code schema} that have one. */
   public static Map<Integer, Long> estimate(
       FileFormat format, Iterable<DataFile> files, RowSchema schema, long rows) {
+    return estimate(files, schema, rows, ranges(format, files, schema));
+  }
+
+  /** {@link #estimate} from the {@link #ranges} of the same files, read already. */
+  public static Map<Integer, Long> estimate(
+      Iterable<DataFile> files, RowSchema schema, long rows, Map<Integer, BigDecimal[]> ranges) {
     Map<Integer, Long> counts = new HashMap<>();
-    for (Map.Entry<Integer, BigDecimal[]> entry : ranges(format, files, schema).entrySet()) {
+    Map<Integer, String> wide = new HashMap<>(); // columns whose range bounds them only loosely
+    for (Map.Entry<Integer, BigDecimal[]> entry : ranges.entrySet()) {
       int c = entry.getKey();
       BigDecimal[] range = entry.getValue();
       BigDecimal span =
           range[1].subtract(range[0]).movePointRight(range[0].scale()).add(BigDecimal.ONE);
       long bound = span.compareTo(BigDecimal.valueOf(rows)) >= 0 ? rows : span.longValue();
-      if (bound >= rows / 2) {
-        bound = Math.min(bound, dictionaryBound(files, schema.column(c).name()));
-      }
       counts.put(c, Math.max(1, bound));
+      if (bound >= rows / 2) {
+        wide.put(c, schema.column(c).name());
+      }
+    }
+    if (!wide.isEmpty()) {
+      Map<String, Long> dictionaries = dictionaryBounds(files, Set.copyOf(wide.values()));
+      wide.forEach(
+          (c, name) -> counts.put(c, Math.max(1, Math.min(counts.get(c), dictionaries.get(name)))));
     }
     return counts;
   }
@@ -97,36 +112,49 @@ public final class DistinctCounts {
   }
 
   /**
-   * The sum, over every row group, of the number of values in the column's dictionary, when every
-   * row group's chunk of it is fully dictionary-encoded; else {@link Long#MAX_VALUE}. A value in
-   * several row groups is counted in each, so this too is an upper bound, and a tight one for a
-   * column whose values cluster in row groups (a foreign key of rows written in key order, like
-   * {@code l_orderkey}: its range spans four times the orders there are, as TPC-H keys are sparse,
-   * so its range bound is the row count; its dictionaries count each order about once).
+   * For each of {@code columns}: the sum, over every row group, of the number of values in the
+   * column's dictionary, when every row group's chunk of it is fully dictionary-encoded; else
+   * {@link Long#MAX_VALUE}. A value in several row groups is counted in each, so this too is an
+   * upper bound, and a tight one for a column whose values cluster in row groups (a foreign key of
+   * rows written in key order, like {@code l_orderkey}: its range spans four times the orders there
+   * are, as TPC-H keys are sparse, so its range bound is the row count; its dictionaries count each
+   * order about once).
    *
-   * <p>Only asked for columns whose range does not bound them below half the rows; reads one page
-   * header per row group (a few dozen bytes each, at offsets the footer gives).
+   * <p>Only asked for columns whose range does not bound them below half the rows; opens each file
+   * once and reads one page header per row group and column (a few dozen bytes each, at offsets the
+   * footer gives).
    */
-  private static long dictionaryBound(Iterable<DataFile> files, String column) {
-    long sum = 0;
+  private static Map<String, Long> dictionaryBounds(Iterable<DataFile> files, Set<String> columns) {
+    Map<String, Long> sums = new HashMap<>();
+    columns.forEach(column -> sums.put(column, 0L));
+    Set<String> counting = new HashSet<>(columns);
     for (DataFile file : files) {
+      if (counting.isEmpty()) {
+        break;
+      }
       Path path = Path.of(file.path());
       try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
         for (ParquetFooter.RowGroup group : ParquetFooter.read(path).rowGroups()) {
-          Long offset = group.dictionaries().get(column);
-          if (offset == null) {
-            return Long.MAX_VALUE;
+          for (Iterator<String> it = counting.iterator(); it.hasNext(); ) {
+            String column = it.next();
+            Long offset = group.dictionaries().get(column);
+            if (offset == null) {
+              sums.put(column, Long.MAX_VALUE);
+              it.remove();
+            } else {
+              sums.merge(column, (long) ParquetFooter.dictionarySize(channel, offset), Long::sum);
+            }
           }
-          sum += ParquetFooter.dictionarySize(channel, offset);
         }
       } catch (IOException e) {
         // Statistics are an estimate: a file that cannot be read here fails the query later,
         // with the reader's error, not the planner's.
-        LOG.debug("no dictionary bound for {} in {}: {}", column, path, e.toString());
-        return Long.MAX_VALUE;
+        LOG.debug("no dictionary bounds for {} in {}: {}", counting, path, e.toString());
+        counting.forEach(column -> sums.put(column, Long.MAX_VALUE));
+        counting.clear();
       }
     }
-    return sum;
+    return sums;
   }
 
   private static boolean countable(Column column) {

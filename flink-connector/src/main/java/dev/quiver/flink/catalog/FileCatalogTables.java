@@ -70,10 +70,11 @@ public final class FileCatalogTables {
     // The detected format is written down, so that reopening never depends on detection again.
     FileTableSpec resolved = spec.withFormat(table.format());
     long rows = table.statistics().rows();
+    Map<Integer, BigDecimal[]> bounds =
+        DistinctCounts.ranges(table.format(), table.files().files(), schema);
     return new CatalogTable(name, schema, rows, units, FileTableOptions.encode(resolved))
-        .withDistinctCounts(
-            DistinctCounts.estimate(table.format(), table.files().files(), schema, rows))
-        .withRanges(ranges(DistinctCounts.ranges(table.format(), table.files().files(), schema)))
+        .withDistinctCounts(DistinctCounts.estimate(table.files().files(), schema, rows, bounds))
+        .withRanges(ranges(bounds))
         .withPruner(filter -> units(table, Optional.of(ScanPredicates.of(filter))));
   }
 
