@@ -112,44 +112,53 @@ class ScanKeyRangesTest {
   }
 
   @Test
-  void aRangeInEveryRowGroupFiltersOnlyWhenItKeepsAtMostHalfTheValueRange(
-      BufferAllocator allocator) {
-    // y spans 0..6 in every row group: [2, 2] keeps 0 of the width 6, [0, 5] 5/6
-    ScanKeyRanges.Decision narrow =
-        ScanKeyRanges.decide(split, scan, Map.of(1, new KeyRange(2, 2)));
-    assertThat(narrow.action()).isEqualTo(Action.FILTER);
-    List<List<Object>> rows = TestFiles.read(table, narrow.spec(), allocator);
-    assertThat(rows.stream().filter(row -> (Integer) row.get(1) == 2).count())
-        .isEqualTo(countWhere("y = 2"));
-    assertThat(ScanKeyRanges.decide(split, scan, Map.of(1, new KeyRange(0, 5))).action())
-        .isEqualTo(Action.READ);
-    assertThat(ScanKeyRanges.decide(split, scan, Map.of(1, new KeyRange(-100, 100))).action())
-        .isEqualTo(Action.READ);
-    // two columns: their shares multiply (x over a quarter of its range, y over half of it)
-    assertThat(
-            ScanKeyRanges.decide(
-                    split, scan, Map.of(0, new KeyRange(0, 4L * G - 1), 1, new KeyRange(0, 3)))
-                .action())
-        .isEqualTo(Action.FILTER);
+  void aRangeThatRulesOutNoRowGroupReadsAsPlanned() {
+    // y spans 0..6 in every row group: even [2, 2] rules none out, and filtering rows costs more
+    for (KeyRange range : List.of(new KeyRange(2, 2), new KeyRange(0, 5), new KeyRange(-9, 9))) {
+      ScanKeyRanges.Decision decision = ScanKeyRanges.decide(split, scan, Map.of(1, range));
+      assertThat(decision.action()).as("%s", range).isEqualTo(Action.READ);
+      assertThat(decision.spec()).isSameAs(scan);
+    }
+    // with a column that rules some out, both ranges filter, and every row in both comes back
+    ScanKeyRanges.Decision both =
+        ScanKeyRanges.decide(
+            split, scan, Map.of(0, new KeyRange(0, 2L * G - 1), 1, new KeyRange(2, 2)));
+    assertThat(both.action()).isEqualTo(Action.FILTER);
   }
 
   @Test
-  void thePlannedPredicateStays(BufferAllocator allocator) {
+  void thePlannedPredicateStaysAndOnlyWhatTheRangesRuleOutBeyondItCounts(
+      BufferAllocator allocator) {
     ScanSpec planned =
         table.scan(
             COLUMNS,
-            Optional.of(ScanPredicate.of(new ColumnPredicate("x", ColumnPredicate.Op.LT, 100L))));
+            Optional.of(ScanPredicate.of(new ColumnPredicate("x", ColumnPredicate.Op.GE, 100L))));
     ScanKeyRanges.Decision decision =
-        ScanKeyRanges.decide(split, planned, Map.of(1, new KeyRange(3, 3)));
+        ScanKeyRanges.decide(
+            split, planned, Map.of(0, new KeyRange(0, 2L * G - 1), 1, new KeyRange(3, 3)));
     assertThat(decision.action()).isEqualTo(Action.FILTER);
     assertThat(decision.spec().predicate().orElseThrow().conjuncts())
-        .contains(new ColumnPredicate("x", ColumnPredicate.Op.LT, 100L))
+        .contains(new ColumnPredicate("x", ColumnPredicate.Op.GE, 100L))
+        .contains(new ColumnPredicate("x", ColumnPredicate.Op.LE, 2L * G - 1))
         .contains(new ColumnPredicate("y", ColumnPredicate.Op.GE, 3L))
         .contains(new ColumnPredicate("y", ColumnPredicate.Op.LE, 3L));
-    // the predicate lets a reader drop rows; what it returns includes every row meeting both
     List<List<Object>> rows = TestFiles.read(table, decision.spec(), allocator);
-    assertThat(rows.stream().filter(r -> (Long) r.get(0) < 100 && (Integer) r.get(1) == 3).count())
-        .isEqualTo(countWhere("x < 100 AND y = 3"));
+    assertThat(
+            rows.stream()
+                .filter(r -> (Long) r.get(0) >= 100 && (Long) r.get(0) < 2L * G)
+                .filter(r -> (Integer) r.get(1) == 3)
+                .count())
+        .isEqualTo(countWhere("x >= 100 AND x < " + 2 * G + " AND y = 3"));
+
+    // a planned predicate that keeps only row group 0, and ranges that rule out nothing more
+    ScanSpec first =
+        table.scan(
+            COLUMNS,
+            Optional.of(ScanPredicate.of(new ColumnPredicate("x", ColumnPredicate.Op.LT, 100L))));
+    assertThat(ScanKeyRanges.decide(split, first, Map.of(0, new KeyRange(0, 2L * G - 1))).action())
+        .isEqualTo(Action.READ);
+    assertThat(ScanKeyRanges.decide(split, first, Map.of(0, new KeyRange(G, 2L * G))).action())
+        .isEqualTo(Action.SKIP);
   }
 
   private static long countWhere(String condition) {
