@@ -35,46 +35,25 @@ class SelfStoppingFilterTest {
 
   @Test
   void aFilterThatPassesNearlyEverythingStopsAndPassesTheRestUnchecked(BufferAllocator allocator) {
-    // build keys 0..999; the probe's keys all match until row 100,000, then none does
-    JoinHarness.Sink sink = new JoinHarness.Sink();
-    HashJoinOperator filter = filter(allocator, sink, true);
-    JoinHarness.Output output =
-        JoinHarness.run(
-            filter,
-            List.of(batch(allocator, 0, 1000, i -> i)),
-            probe(allocator, i -> i < 100_000 ? i % 1000 : 5000 + i),
-            sink);
-    assertThat(filter.stopped()).isTrue();
-    assertThat(output.rows()).hasSize(BATCH * BATCHES);
+    // the probe's keys all match until row 100,000, then none does
+    Run run = run(allocator, true, i -> i < 100_000 ? i % 1000 : 5000 + i);
+    assertThat(run.join().stopped()).isTrue();
+    assertThat(run.rows()).isEqualTo(BATCH * BATCHES);
   }
 
   @Test
   void aFilterThatDropsEnoughKeepsChecking(BufferAllocator allocator) {
     // one probe row in five matches
-    JoinHarness.Sink sink = new JoinHarness.Sink();
-    HashJoinOperator filter = filter(allocator, sink, true);
-    JoinHarness.Output output =
-        JoinHarness.run(
-            filter,
-            List.of(batch(allocator, 0, 1000, i -> i)),
-            probe(allocator, i -> i % 5 == 0 ? i % 1000 : 2000 + i),
-            sink);
-    assertThat(filter.stopped()).isFalse();
-    assertThat(output.rows()).hasSize(BATCH * BATCHES / 5);
+    Run run = run(allocator, true, i -> i % 5 == 0 ? i % 1000 : 2000 + i);
+    assertThat(run.join().stopped()).isFalse();
+    assertThat(run.rows()).isEqualTo(BATCH * BATCHES / 5);
   }
 
   @Test
   void aJoinThatIsNotAFilterNeverStops(BufferAllocator allocator) {
-    JoinHarness.Sink sink = new JoinHarness.Sink();
-    HashJoinOperator join = filter(allocator, sink, false);
-    JoinHarness.Output output =
-        JoinHarness.run(
-            join,
-            List.of(batch(allocator, 0, 1000, i -> i)),
-            probe(allocator, i -> i < 100_000 ? i % 1000 : 5000 + i),
-            sink);
-    assertThat(join.stopped()).isFalse();
-    assertThat(output.rows()).hasSize(100_000);
+    Run run = run(allocator, false, i -> i < 100_000 ? i % 1000 : 5000 + i);
+    assertThat(run.join().stopped()).isFalse();
+    assertThat(run.rows()).isEqualTo(100_000);
   }
 
   @Test
@@ -94,6 +73,18 @@ class SelfStoppingFilterTest {
                     true))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("LEFT_SEMI");
+  }
+
+  private record Run(HashJoinOperator join, int rows) {}
+
+  /** A LEFT_SEMI join of probe keys {@code key(row)} with build keys 0..999, run to its end. */
+  private static Run run(BufferAllocator allocator, boolean selfStopping, LongUnaryOperator key) {
+    JoinHarness.Sink sink = new JoinHarness.Sink();
+    HashJoinOperator join = filter(allocator, sink, selfStopping);
+    JoinHarness.Output output =
+        JoinHarness.run(
+            join, List.of(batch(allocator, 0, 1000, i -> i)), probe(allocator, key), sink);
+    return new Run(join, output.rows().size());
   }
 
   private static HashJoinOperator filter(
