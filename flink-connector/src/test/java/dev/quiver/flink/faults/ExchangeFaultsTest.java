@@ -1,5 +1,6 @@
 package dev.quiver.flink.faults;
 
+import dev.quiver.testing.FaultMatrix;
 import static dev.quiver.flink.faults.FaultSessions.oneClearError;
 import static dev.quiver.flink.faults.FaultSessions.sorted;
 import static dev.quiver.flink.faults.FaultSessions.spillFiles;

@@ -1,5 +1,6 @@
 package dev.quiver.flink.faults;
 
+import dev.quiver.testing.FaultMatrix;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
