@@ -25,7 +25,6 @@ final class SessionOptions {
   private Integer parallelism;
   private Long memoryBudget;
   private RuntimeFilterPolicy runtimeFilters;
-  private final Map<String, String> flink = new LinkedHashMap<>();
 
   @Option(
       names = "--cluster",
@@ -97,15 +96,7 @@ final class SessionOptions {
               + " restart-strategy.type=none, or --conf client.heartbeat.timeout=60s (with"
               + " --cluster: how long the cluster keeps a query whose client has vanished)."
               + " Repeatable.")
-  void conf(String setting) {
-    int equals = setting.indexOf('=');
-    if (equals <= 0 || setting.substring(0, equals).isBlank()) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--conf must be KEY=VALUE, like restart-strategy.type=none: " + setting);
-    }
-    flink.put(setting.substring(0, equals).trim(), setting.substring(equals + 1).trim());
-  }
+  Map<String, String> flink = new LinkedHashMap<>();
 
   private long bytes(String value) {
     String text = value.trim().toLowerCase(java.util.Locale.ROOT);

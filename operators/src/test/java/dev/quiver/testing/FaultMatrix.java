@@ -19,9 +19,8 @@ import org.junit.jupiter.api.extension.TestWatcher;
  * with what it injects and where, then {@link #answer}, {@link #error} or {@link #canceled} with
  * what the user got once its checks passed. A case whose checks failed is recorded as such by this
  * watcher. After every case the table is rewritten to {@code target/fault-matrix.md} of the module
- * under test (the classes of one test run share this JVM, so they share one table): the
- * MiniCluster faults of {@code flink-connector}, the processes killed on a real cluster of {@code
- * examples}.
+ * under test (the classes of one test run share this JVM, so they share one table): the MiniCluster
+ * faults of {@code flink-connector}, the processes killed on a real cluster of {@code examples}.
  */
 public final class FaultMatrix implements TestWatcher {
   private enum Outcome {

@@ -47,8 +47,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <li>a Flight SQL server and the shell in front of the cluster,
  * </ul>
  *
- * and compares every result with DuckDB's answer. Processes killed under a running query are
- * {@link TaskManagerKillsIT}'s. Needs {@code target/quiver-job.jar}, so it runs in Maven's
+ * and compares every result with DuckDB's answer. Processes killed under a running query are {@link
+ * TaskManagerKillsIT}'s. Needs {@code target/quiver-job.jar}, so it runs in Maven's
  * integration-test phase ({@code mvn verify}).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)

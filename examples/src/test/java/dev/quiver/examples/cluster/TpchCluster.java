@@ -45,9 +45,9 @@ import org.junit.jupiter.api.extension.TestWatcher;
  * What the cluster tests share, started once per test JVM and stopped when it ends: a {@link
  * StandaloneCluster} of a JobManager and three TaskManagers of two slots, TPC-H SF 0.01 as Parquet
  * (two files a table), DuckDB's views of it, {@code quiver-job.jar} and a jar of {@link KillLatch}.
- * A test class gets it as a parameter of its {@code @BeforeAll} method with {@code
- * @ExtendWith(TpchCluster.Shared.class)}; the same extension prints the cluster's logs when a test
- * fails.
+ * A test class gets it as a parameter of its {@code @BeforeAll} method with
+ * {@code @ExtendWith(TpchCluster.Shared.class)}; the same extension prints the cluster's logs when
+ * a test fails.
  */
 final class TpchCluster implements ExtensionContext.Store.CloseableResource {
   static final int PARALLELISM = 2;

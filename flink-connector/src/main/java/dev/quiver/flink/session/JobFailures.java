@@ -10,6 +10,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -56,7 +58,7 @@ public final class JobFailures {
       Pattern.compile(
           "TaskManager with id (\\S+?) is no longer reachable"
               + "|Heartbeat of TaskManager with id (\\S+?) timed out"
-              + "|remote task manager '[^']*?(?:\\[ *(\\S+?) *\\])?'");
+              + "|task manager '[^']*?\\[ *(\\S+?) *\\] *'");
 
   private JobFailures() {}
 
@@ -92,8 +94,7 @@ public final class JobFailures {
     if (lost.isPresent()) {
       what = "TaskManager " + lost.get() + " was lost (" + what + ")";
     }
-    return new QuiverException(
-        ErrorCode.TASK_FAILED, what + " " + where(job, failedTask), failure);
+    return new QuiverException(ErrorCode.TASK_FAILED, what + " " + where(job, failedTask), failure);
   }
 
   /**
@@ -118,8 +119,8 @@ public final class JobFailures {
   }
 
   /**
-   * The Flink task whose failure ended job {@code job} (for example {@code stage 2: Project[...]
-   * -> encode result (1/2) - execution #0}), from the exception history of the cluster whose REST
+   * The Flink task whose failure ended job {@code job} (for example {@code stage 2: Project[...] ->
+   * encode result (1/2) - execution #0}), from the exception history of the cluster whose REST
    * endpoint is {@code rest}: its latest entry. Empty when the cluster cannot say.
    */
   public static Optional<String> failedTask(URI rest, JobID job) {
@@ -127,27 +128,49 @@ public final class JobFailures {
     try {
       HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
       HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build();
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
-        throw new IOException("HTTP " + response.statusCode() + ": " + response.body());
-      }
-      JsonNode latest = null;
-      for (JsonNode entry :
-          new ObjectMapper().readTree(response.body()).path("exceptionHistory").path("entries")) {
-        long time = entry.path("timestamp").asLong();
-        if (latest == null || time > latest.path("timestamp").asLong()) {
-          latest = entry;
+      long deadline = System.nanoTime() + TIMEOUT.toNanos();
+      while (true) {
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+          throw new IOException("HTTP " + response.statusCode() + ": " + response.body());
         }
+        Optional<String> task =
+            failedTask(new ObjectMapper().readTree(response.body()).path("exceptionHistory"));
+        // The history of a job that has just failed may not be there yet: ask again, shortly.
+        if (task.isPresent() || System.nanoTime() > deadline) {
+          return task;
+        }
+        Thread.sleep(100);
       }
-      return latest == null || latest.path("taskName").asText("").isEmpty()
-          ? Optional.empty()
-          : Optional.of(latest.path("taskName").asText());
     } catch (IOException e) {
-      LOG.debug("no failed task of job {} from {}: {}", job, uri, e.toString());
+      LOG.warn("no failed task of job {} from {}: {}", job, uri, e.toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
     return Optional.empty();
+  }
+
+  /**
+   * The failed task of an exception history: of its entries (and the failures concurrent with them)
+   * that name a task, the earliest, whose failure the others followed.
+   */
+  private static Optional<String> failedTask(JsonNode history) {
+    String task = null;
+    long first = Long.MAX_VALUE;
+    for (JsonNode entry : history.path("entries")) {
+      List<JsonNode> failures = new ArrayList<>();
+      failures.add(entry);
+      entry.path("concurrentExceptions").forEach(failures::add);
+      for (JsonNode failure : failures) {
+        String name = failure.path("taskName").asText("");
+        long time = failure.path("timestamp").asLong(Long.MAX_VALUE);
+        if (!name.isEmpty() && !name.equals("null") && (task == null || time < first)) {
+          task = name;
+          first = time;
+        }
+      }
+    }
+    return Optional.ofNullable(task);
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.quiver.flink.faults;
 
-import dev.quiver.testing.FaultMatrix;
 import static dev.quiver.flink.faults.FaultSessions.oneClearError;
 import static dev.quiver.flink.faults.FaultSessions.sorted;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,6 +15,7 @@ import dev.quiver.formats.FileFormat;
 import dev.quiver.formats.OrdersFiles;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
+import dev.quiver.testing.FaultMatrix;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

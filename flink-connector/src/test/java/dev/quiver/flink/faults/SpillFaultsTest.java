@@ -1,6 +1,5 @@
 package dev.quiver.flink.faults;
 
-import dev.quiver.testing.FaultMatrix;
 import static dev.quiver.flink.faults.FaultSessions.oneClearError;
 import static dev.quiver.flink.faults.FaultSessions.spillFiles;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,6 +11,7 @@ import dev.quiver.flink.session.SqlResult;
 import dev.quiver.formats.OrdersFiles;
 import dev.quiver.state.spill.SpillChannels;
 import dev.quiver.testing.ArrowLeakCheck;
+import dev.quiver.testing.FaultMatrix;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
