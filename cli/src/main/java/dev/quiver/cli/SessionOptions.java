@@ -6,6 +6,9 @@ import dev.quiver.sql.RuntimeFilterPolicy;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -85,6 +88,16 @@ final class SessionOptions {
         };
   }
 
+  @Option(
+      names = "--conf",
+      paramLabel = "KEY=VALUE",
+      description =
+          "A Flink setting for the session's cluster and jobs, e.g. --conf"
+              + " restart-strategy.type=none, or --conf client.heartbeat.timeout=60s (with"
+              + " --cluster: how long the cluster keeps a query whose client has vanished)."
+              + " Repeatable.")
+  Map<String, String> flink = new LinkedHashMap<>();
+
   private long bytes(String value) {
     String text = value.trim().toLowerCase(java.util.Locale.ROOT);
     long unit = 1;
@@ -131,6 +144,9 @@ final class SessionOptions {
     }
     if (runtimeFilters != null) {
       builder.runtimeFilters(runtimeFilters);
+    }
+    if (!flink.isEmpty()) {
+      builder.configuration(Configuration.fromMap(flink));
     }
     if (cluster != null) {
       builder.remote(cluster.host(), cluster.port(), jarToShip().toString());

@@ -87,6 +87,15 @@ class UsageTest {
   }
 
   @Test
+  void confIsKeyEqualsValue() {
+    Cli.Run run = Cli.run("sql", "--conf", "restart-strategy.type", "SELECT 1");
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err()).contains("KEY=VALUE");
+    assertThat(Cli.run("sql", "--conf", "restart-strategy.type=none", "SELECT 1").status())
+        .isZero();
+  }
+
+  @Test
   void runtimeFiltersAreOffStatisticsOrAlways() {
     Cli.Run run = Cli.run("sql", "--runtime-filters", "sometimes", "SELECT 1");
     assertThat(run.status()).isEqualTo(2);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.flink.session.QuiverSession;
 import dev.quiver.testing.ArrowLeakCheck;
+import dev.quiver.testing.FaultMatrix;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStatusCode;
 import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
 import org.apache.arrow.flight.sql.FlightSqlClient;
 import org.apache.arrow.flight.sql.impl.FlightSql.SqlInfo;
 import org.apache.arrow.memory.BufferAllocator;
@@ -46,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * failing query beside a good one. Every test ends with no query running, no Flink job left and no
  * Arrow memory held.
  */
-@ExtendWith(ArrowLeakCheck.class)
+@ExtendWith({ArrowLeakCheck.class, FaultMatrix.class})
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class QuiverFlightServerTest {
   static final long ROWS = 1_000_000;
@@ -303,6 +305,40 @@ class QuiverFlightServerTest {
     client.close();
     awaitIdle(server); // the job was cancelled: nobody reads the result
     assertThat(server.cancelledQueries()).isEqualTo(cancelled + 1);
+  }
+
+  /**
+   * The connection of a client that has read one batch drops (reset, as a network that loses the
+   * client would; the client neither cancels nor closes): the server ends the query, the job is
+   * cancelled, the session holds no result and no Arrow memory is left (checked after each test).
+   */
+  @Test
+  void aClientWhoseConnectionDropsMidStreamHasItsQueryEnded(BufferAllocator allocator)
+      throws Exception {
+    FaultMatrix.fault(
+        "client gone mid-result",
+        "Flight SQL client's connection reset after one batch of a 10^7-row result (MiniCluster)");
+    long cancelled = server.cancelledQueries();
+    try (CuttableProxy proxy = new CuttableProxy(server.location().getUri().getPort())) {
+      FlightSqlClient client =
+          new FlightSqlClient(
+              FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", proxy.port()))
+                  .build());
+      FlightInfo info = client.execute(ENDLESS);
+      FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket());
+      assertThat(stream.next()).isTrue();
+      assertThat(session.unfinishedJobs().orElseThrow()).isEqualTo(1);
+      proxy.cut();
+      awaitIdle(server);
+      assertThat(server.cancelledQueries()).isEqualTo(cancelled + 1);
+      try {
+        stream.close();
+      } catch (Exception expected) {
+        // the stream broke with its connection
+      }
+      client.close();
+    }
+    FaultMatrix.canceled("the server ended the query and its job was CANCELED; nothing leaked");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.quiver.examples.job;
 
+import dev.quiver.flink.session.JobFailures;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -50,7 +51,7 @@ public final class QuiverJob {
         job.format().name().toLowerCase(Locale.ROOT),
         job.output());
     long start = System.nanoTime();
-    JobExecutionResult result = env.execute(job.name());
+    JobExecutionResult result = execute(env, job);
     if (result.isJobExecutionResult()) {
       System.out.printf(
           Locale.ROOT,
@@ -64,6 +65,20 @@ public final class QuiverJob {
           "quiver-job: submitted job %s; the result appears in %s when it finishes%n",
           result.getJobID(),
           job.output());
+    }
+  }
+
+  /**
+   * Runs {@code job}; when it fails, the failure is one line (a task's Quiver error, or {@code
+   * [TASK_FAILED] ... (stage S, task T of N)} with the failed task from the cluster's REST API:
+   * {@link JobFailures}), which {@code flink run} prints after "The main method caused an error:".
+   */
+  static JobExecutionResult execute(StreamExecutionEnvironment env, ResultJob job)
+      throws Exception {
+    try {
+      return env.execute(job.name());
+    } catch (Exception e) {
+      throw JobFailures.describe(e, env.getConfiguration());
     }
   }
 

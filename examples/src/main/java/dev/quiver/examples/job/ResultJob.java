@@ -8,6 +8,7 @@ import dev.quiver.flink.catalog.FileCatalogTables;
 import dev.quiver.flink.catalog.FileScanSources;
 import dev.quiver.flink.catalog.FileTableSpec;
 import dev.quiver.flink.compiler.StageGraphCompiler;
+import dev.quiver.flink.compiler.StageOutputHook;
 import dev.quiver.flink.file.FileSink;
 import dev.quiver.formats.CsvOptions;
 import dev.quiver.formats.FileFormat;
@@ -54,25 +55,39 @@ final class ResultJob {
 
   /** Plans the query of {@code options} and adds its stages and result sink to {@code env}. */
   static ResultJob build(StreamExecutionEnvironment env, JobOptions options) {
+    return build(env, options, StageOutputHook.NONE);
+  }
+
+  /** {@link #build(StreamExecutionEnvironment, JobOptions)} with {@code hook} (tests). */
+  static ResultJob build(StreamExecutionEnvironment env, JobOptions options, StageOutputHook hook) {
     requireNonNull(env, "env is null");
     requireNonNull(options, "options is null");
     String sql = options.sql();
-    int parallelism = options.parallelism().orElse(Math.max(1, env.getParallelism()));
+    StageGraph graph = plan(options, env.getParallelism());
+    StageGraphCompiler compiler =
+        new StageGraphCompiler()
+            .withCompression(options.batchCompression())
+            .withScanSources(new FileScanSources())
+            .withStageOutputHook(hook);
+    DataStream<BatchRecord> result = compiler.compile(env, graph);
+    Path output = options.output.toAbsolutePath().normalize();
+    FileSink.write(result, output, options.fileFormat());
+    return new ResultJob(graph, output, options.fileFormat(), jobName(sql));
+  }
+
+  /**
+   * The stage graph of the query of {@code options}, with {@code --parallelism} tasks per stage or
+   * else {@code defaultParallelism}.
+   */
+  static StageGraph plan(JobOptions options, int defaultParallelism) {
+    int parallelism = options.parallelism().orElse(Math.max(1, defaultParallelism));
     PlannerOptions planner =
         new PlannerOptions(
             parallelism,
             options.broadcastThreshold,
             PlannerOptions.spreadThresholdFor(parallelism));
-    StagePlanner stagePlanner = StagePlanner.withDefaultRewrites();
-    StageGraph graph = stagePlanner.plan(new SqlPlanner(catalog(options)).plan(sql, planner));
-    StageGraphCompiler compiler =
-        new StageGraphCompiler()
-            .withCompression(options.batchCompression())
-            .withScanSources(new FileScanSources());
-    DataStream<BatchRecord> result = compiler.compile(env, graph);
-    Path output = options.output.toAbsolutePath().normalize();
-    FileSink.write(result, output, options.fileFormat());
-    return new ResultJob(graph, output, options.fileFormat(), jobName(sql));
+    return StagePlanner.withDefaultRewrites()
+        .plan(new SqlPlanner(catalog(options)).plan(options.sql(), planner));
   }
 
   /** The tables of {@code --catalog} directories, then of {@code --table}s (which win). */

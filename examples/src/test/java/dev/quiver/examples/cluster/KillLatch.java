@@ -21,7 +21,8 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 /**
  * A latch that crosses processes, for killing a TaskManager while it provably runs a task: chained
  * after one stage's tasks (a {@link StageOutputHook}), it passes their batches on, except that task
- * {@code task}, when its first batch arrives (or its input ends, if it gets none),
+ * {@code task}, when its {@code batch}-th batch arrives (the ones before it passed on), or its
+ * input ends if it gets fewer,
  *
  * <ul>
  *   <li>writes {@code DIR/attempt-N} (N: Flink's execution attempt number) naming the process it
@@ -52,27 +53,43 @@ final class KillLatch extends BatchOperator
 
   private final String dir;
   private final int task;
+  private final int batch;
   private transient boolean reached;
+  private transient int batches;
 
-  private KillLatch(Path dir, int task) {
+  private KillLatch(Path dir, int task, int batch) {
     this.dir = dir.toString();
     this.task = task;
+    this.batch = batch;
   }
 
   /** A hook that chains a latch for task {@code task} after the tasks of stage {@code stageId}. */
   static StageOutputHook inStage(int stageId, int task, Path dir) {
+    return inStage(stageId, task, 1, dir);
+  }
+
+  /**
+   * A hook that chains a latch after the tasks of stage {@code stageId} that holds task {@code
+   * task} at its {@code batch}-th batch (1: its first).
+   */
+  static StageOutputHook inStage(int stageId, int task, int batch, Path dir) {
+    if (batch < 1) {
+      throw new IllegalArgumentException("batch counts from 1: " + batch);
+    }
     return (stage, output) ->
         stage.id() != stageId
             ? output
             : output
                 .forward()
-                .transform(NAME, output.getType(), new KillLatch(dir, task))
+                .transform(NAME, output.getType(), new KillLatch(dir, task, batch))
                 .setParallelism(output.getParallelism());
   }
 
   @Override
   public void processElement(StreamRecord<BatchRecord> element) throws Exception {
-    reach();
+    if (++batches >= batch) {
+      reach();
+    }
     emit(element.getValue());
   }
 

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +28,7 @@ import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.TaskManagerOptions.TaskManagerLoadBalanceMode;
 import org.apache.flink.runtime.clusterframework.TaskExecutorProcessSpec;
 import org.apache.flink.runtime.clusterframework.TaskExecutorProcessUtils;
+import org.apache.flink.runtime.dispatcher.Dispatcher;
 import org.apache.flink.runtime.jobmanager.JobManagerProcessSpec;
 import org.apache.flink.runtime.jobmanager.JobManagerProcessUtils;
 import org.apache.flink.runtime.util.config.memory.ProcessMemoryUtils;
@@ -87,17 +89,26 @@ final class StandaloneCluster implements AutoCloseable {
   private final Path confDir;
   private final String classPath;
   private final int restPort;
+  private final int slotsPerTaskManager;
+  private final String taskManagerJvm; // the JVM flags and dynamic settings of every TaskManager
+  private final String taskManagerDynamic;
+  private int taskManagersStarted;
   private final List<Process> daemons = new ArrayList<>(); // the JobManager, the TaskManagers
   private final List<Process> clients = new ArrayList<>();
   private final List<Process> killed = new ArrayList<>(); // daemons a test killed
   private final List<Path> logs = new ArrayList<>();
+  private final Map<Process, Path> homes = new HashMap<>(); // each process's folder
   private final Thread killer = new Thread(this::kill, "kill flink cluster");
 
-  private StandaloneCluster(Path dir, Path confDir, String classPath, int restPort) {
+  private StandaloneCluster(Path dir, Path confDir, String classPath, Configuration conf) {
     this.dir = dir;
     this.confDir = confDir;
     this.classPath = classPath;
-    this.restPort = restPort;
+    this.restPort = conf.get(RestOptions.PORT);
+    this.slotsPerTaskManager = conf.get(TaskManagerOptions.NUM_TASK_SLOTS);
+    TaskExecutorProcessSpec tm = TaskExecutorProcessUtils.processSpecFromConfig(conf);
+    this.taskManagerJvm = ProcessMemoryUtils.generateJvmParametersStr(tm);
+    this.taskManagerDynamic = TaskExecutorProcessUtils.generateDynamicConfigsStr(tm);
     Runtime.getRuntime().addShutdownHook(killer);
   }
 
@@ -128,6 +139,9 @@ final class StandaloneCluster implements AutoCloseable {
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(1));
     conf.set(HeartbeatManagerOptions.HEARTBEAT_INTERVAL, Duration.ofSeconds(1));
     conf.set(HeartbeatManagerOptions.HEARTBEAT_TIMEOUT, Duration.ofSeconds(15));
+    // A job whose client stopped sending heartbeats (killed: TaskManagerKillsIT) is cancelled
+    // within a second of its client.heartbeat.timeout, not a minute.
+    conf.set(Dispatcher.CLIENT_ALIVENESS_CHECK_DURATION, Duration.ofSeconds(1));
     // Spread slots over the TaskManagers, so that a job's stages talk over the network.
     conf.set(TaskManagerOptions.TASK_MANAGER_LOAD_BALANCE_MODE, TaskManagerLoadBalanceMode.SLOTS);
 
@@ -136,8 +150,7 @@ final class StandaloneCluster implements AutoCloseable {
     Files.writeString(confDir.resolve("log4j.properties"), LOG4J, UTF_8);
     String classPath = String.join(File.pathSeparator, classPath());
 
-    StandaloneCluster cluster =
-        new StandaloneCluster(dir, confDir, classPath, conf.get(RestOptions.PORT));
+    StandaloneCluster cluster = new StandaloneCluster(dir, confDir, classPath, conf);
     try {
       JobManagerProcessSpec jm = JobManagerProcessUtils.processSpecFromConfig(conf);
       cluster.daemons.add(
@@ -147,21 +160,66 @@ final class StandaloneCluster implements AutoCloseable {
               JOB_MANAGER,
               List.of("--configDir", confDir.toString()),
               JobManagerProcessUtils.generateDynamicConfigsStr(jm)));
-      TaskExecutorProcessSpec tm = TaskExecutorProcessUtils.processSpecFromConfig(conf);
       for (int i = 0; i < taskManagers; i++) {
-        cluster.daemons.add(
-            cluster.launch(
-                "taskmanager-" + i,
-                ProcessMemoryUtils.generateJvmParametersStr(tm),
-                TASK_MANAGER,
-                List.of("--configDir", confDir.toString()),
-                TaskExecutorProcessUtils.generateDynamicConfigsStr(tm)));
+        cluster.startTaskManager();
       }
     } catch (IOException | RuntimeException e) {
       cluster.close();
       throw e;
     }
     return cluster;
+  }
+
+  /**
+   * Starts one more TaskManager (in folder {@code taskmanager-N}, N counting every TaskManager this
+   * cluster started), e.g. in place of a killed one; returns at once (see {@link #awaitSlots}).
+   */
+  synchronized void startTaskManager() throws IOException {
+    daemons.add(
+        launch(
+            "taskmanager-" + taskManagersStarted++,
+            taskManagerJvm,
+            TASK_MANAGER,
+            List.of("--configDir", confDir.toString()),
+            taskManagerDynamic));
+  }
+
+  /** The TaskManagers still running (not killed). */
+  synchronized int liveTaskManagers() {
+    return (int) daemons.stream().skip(1).filter(p -> !killed.contains(p)).count();
+  }
+
+  /**
+   * Starts TaskManagers in place of those a test killed and waits until the JobManager counts
+   * exactly {@code taskManagers} TaskManagers with all their slots: the killed ones gone (noticed
+   * by their missed heartbeats), the new ones registered.
+   */
+  void restore(int taskManagers, Duration timeout) throws IOException, InterruptedException {
+    while (liveTaskManagers() < taskManagers) {
+      startTaskManager();
+    }
+    awaitSlots(taskManagers * slotsPerTaskManager, timeout);
+  }
+
+  /** The temporary directory ({@code io.tmp.dirs}) of the TaskManager of process {@code pid}. */
+  synchronized Path temporaryDirectory(long pid) {
+    for (int i = 1; i < daemons.size(); i++) {
+      if (daemons.get(i).pid() == pid) {
+        return homes.get(daemons.get(i)).resolve("tmp");
+      }
+    }
+    throw new IllegalArgumentException("no TaskManager has the process id " + pid);
+  }
+
+  /** The temporary directories of the TaskManagers still running. */
+  synchronized List<Path> liveTemporaryDirectories() {
+    List<Path> dirs = new ArrayList<>();
+    for (int i = 1; i < daemons.size(); i++) {
+      if (!killed.contains(daemons.get(i))) {
+        dirs.add(homes.get(daemons.get(i)).resolve("tmp"));
+      }
+    }
+    return dirs;
   }
 
   /** The class path of every process of the cluster: Flink and its dependencies only. */
@@ -189,8 +247,8 @@ final class StandaloneCluster implements AutoCloseable {
   /** What a {@code bin/flink} command printed, and its exit status. */
   record ClientRun(int status, String output) {}
 
-  private Process launch(String name, String jvm, String main, List<String> args, String dynamic)
-      throws IOException {
+  private synchronized Process launch(
+      String name, String jvm, String main, List<String> args, String dynamic) throws IOException {
     Path home = Files.createDirectories(dir.resolve(name));
     Path tmp = Files.createDirectories(home.resolve("tmp"));
     Path log = home.resolve(name + ".log");
@@ -215,7 +273,9 @@ final class StandaloneCluster implements AutoCloseable {
     builder.environment().put("FLINK_CONF_DIR", confDir.toString()); // for bin/flink's CliFrontend
     logs.add(log);
     logs.add(home.resolve(name + ".out"));
-    return builder.start();
+    Process process = builder.start();
+    homes.put(process, home);
+    return process;
   }
 
   int restPort() {
@@ -230,14 +290,22 @@ final class StandaloneCluster implements AutoCloseable {
     return new FlinkRest(restAddress());
   }
 
-  /** Waits until the TaskManagers have registered {@code slots} slots in all. */
+  /**
+   * Waits until the JobManager counts {@code slots} slots in all, from exactly the TaskManagers
+   * still running (a killed one is counted until its missed heartbeats are noticed).
+   */
   void awaitSlots(int slots, Duration timeout) throws InterruptedException {
     FlinkRest rest = rest();
     long deadline = System.nanoTime() + timeout.toNanos();
     String last = "no answer";
     while (System.nanoTime() < deadline) {
-      for (Process process : daemons) {
-        if (!process.isAlive() && !killed.contains(process)) {
+      List<Process> processes;
+      synchronized (this) {
+        processes = new ArrayList<>(daemons);
+        processes.removeAll(killed);
+      }
+      for (Process process : processes) {
+        if (!process.isAlive()) {
           throw new IllegalStateException(
               "a cluster process exited with " + process.exitValue() + "\n" + logTails());
         }
@@ -245,7 +313,8 @@ final class StandaloneCluster implements AutoCloseable {
       try {
         JsonNode overview = rest.get("/overview");
         last = overview.toString();
-        if (overview.path("slots-total").asInt() >= slots) {
+        if (overview.path("slots-total").asInt() == slots
+            && overview.path("taskmanagers").asInt() == processes.size() - 1) {
           return;
         }
       } catch (IOException | UncheckedIOException e) {
@@ -269,7 +338,7 @@ final class StandaloneCluster implements AutoCloseable {
    * would vanish, and waits until its process has gone. Later calls of {@link #awaitSlots} count
    * only the TaskManagers still running.
    */
-  void killTaskManager(long pid) throws InterruptedException {
+  synchronized void killTaskManager(long pid) throws InterruptedException {
     for (int i = 1; i < daemons.size(); i++) { // daemon 0 is the JobManager
       Process process = daemons.get(i);
       if (process.isAlive() && process.pid() == pid) {
@@ -284,8 +353,23 @@ final class StandaloneCluster implements AutoCloseable {
     throw new IllegalArgumentException("no running TaskManager has the process id " + pid);
   }
 
+  /** The lines of every process's log that contain {@code text}. */
+  synchronized List<String> logLinesContaining(String text) {
+    List<String> found = new ArrayList<>();
+    for (Path log : logs) {
+      try {
+        if (Files.exists(log)) {
+          Files.readAllLines(log, UTF_8).stream().filter(l -> l.contains(text)).forEach(found::add);
+        }
+      } catch (IOException | UncheckedIOException e) {
+        found.add(log + ": unreadable: " + e);
+      }
+    }
+    return found;
+  }
+
   /** The last lines of every process's log and standard output, for failure messages. */
-  String logTails() {
+  synchronized String logTails() {
     StringBuilder text = new StringBuilder();
     for (Path log : logs) {
       text.append("==> ").append(log).append(" <==\n");

@@ -4,12 +4,16 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
+import dev.quiver.formats.FileWriters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -64,9 +68,28 @@ final class FileSinkCommitter implements Committer<FilePart> {
         throw failure("the staged part " + part.path() + " is missing", null);
       }
     }
+    deleteLeftovers();
     publish();
     long rows = parts.values().stream().mapToLong(FilePart::rows).sum();
     LOG.info("committed {} rows in {} files to {}", rows, parts.size(), target);
+  }
+
+  /**
+   * Deletes what the staging directory holds besides the parts: the unfinished file of a writer
+   * attempt that died with its TaskManager (a writer deletes its own unfinished file when it is
+   * closed, and a killed process closes nothing), which the rename would otherwise publish.
+   */
+  private void deleteLeftovers() throws IOException {
+    Set<Path> staged = new HashSet<>();
+    parts.values().forEach(part -> staged.add(Path.of(part.path()).getFileName()));
+    List<Path> leftovers;
+    try (Stream<Path> entries = Files.list(staging)) {
+      leftovers = entries.filter(entry -> !staged.contains(entry.getFileName())).toList();
+    }
+    for (Path leftover : leftovers) {
+      LOG.info("deleting {}, left by a writer attempt that did not end", leftover);
+      FileWriters.deleteRecursively(leftover);
+    }
   }
 
   private boolean allIn(Path directory) {

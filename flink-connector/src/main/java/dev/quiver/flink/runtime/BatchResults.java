@@ -52,13 +52,15 @@ public final class BatchResults {
             .setParallelism(stream.getParallelism());
     boolean restartable = Restarts.enabled(stream.getExecutionEnvironment().getConfiguration());
     CloseableIterator<byte[]> bytes = collect(encoded, restartable);
-    JobClient client = stream.getExecutionEnvironment().executeAsync(jobName);
+    StreamExecutionEnvironment env = stream.getExecutionEnvironment();
+    JobClient client = env.executeAsync(jobName);
     return new ResultRecords(
         client,
         bytes,
         (BatchSerializer) type.createSerializer(new SerializerConfigImpl()),
         allocator,
-        restartable);
+        restartable,
+        ClientHeartbeat.start(client, env.getConfiguration()));
   }
 
   /**

@@ -43,6 +43,7 @@ public final class ResultRecords implements CloseableIterator<BatchRecord> {
   private final BatchSerializer serializer;
   private final BufferAllocator allocator;
   private final ResultCommits commits;
+  private final ClientHeartbeat heartbeat;
   private ResultFrame next;
   private boolean closed;
   private JobStatus finalStatus;
@@ -52,8 +53,10 @@ public final class ResultRecords implements CloseableIterator<BatchRecord> {
       CloseableIterator<byte[]> bytes,
       BatchSerializer serializer,
       BufferAllocator allocator,
-      boolean restartable) {
+      boolean restartable,
+      ClientHeartbeat heartbeat) {
     this.client = requireNonNull(client, "client is null");
+    this.heartbeat = requireNonNull(heartbeat, "heartbeat is null");
     this.bytes = requireNonNull(bytes, "bytes is null");
     this.serializer = requireNonNull(serializer, "serializer is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
@@ -76,6 +79,7 @@ public final class ResultRecords implements CloseableIterator<BatchRecord> {
         byte[] frame;
         try {
           if (!bytes.hasNext()) {
+            heartbeat.close(); // the job has sent everything
             commits.checkComplete();
             return false;
           }
@@ -148,7 +152,11 @@ public final class ResultRecords implements CloseableIterator<BatchRecord> {
     try {
       bytes.close(); // cancels the job when it has not ended
     } finally {
-      finalStatus = awaitTermination();
+      try {
+        finalStatus = awaitTermination();
+      } finally {
+        heartbeat.close();
+      }
     }
   }
 

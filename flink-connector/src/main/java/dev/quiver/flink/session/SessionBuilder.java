@@ -151,8 +151,12 @@ public final class SessionBuilder {
     return this;
   }
 
-  /** Passes every stage's output through {@code hook} (tests: inject failures into stages). */
-  SessionBuilder stageOutputHook(StageOutputHook hook) {
+  /**
+   * Passes every stage's output through {@code hook} (tests and instrumentation: inject a failure
+   * or a latch into a stage's tasks, see {@link StageGraphCompiler#withStageOutputHook}); on a
+   * remote cluster the hook's operators must be in the shipped jars.
+   */
+  public SessionBuilder stageOutputHook(StageOutputHook hook) {
     this.stageOutputHook = requireNonNull(hook, "hook is null");
     return this;
   }

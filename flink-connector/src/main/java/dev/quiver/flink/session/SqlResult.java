@@ -16,8 +16,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -47,8 +45,6 @@ import org.apache.flink.util.ExceptionUtils;
 public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
   private final Schema schema;
   private final QueryResult result;
-  private static final Pattern STAGE = Pattern.compile("\\bstage (\\d+): ");
-  private static final Pattern SUBTASK = Pattern.compile(" \\((\\d+)/(\\d+)\\)$");
 
   private final Consumer<SqlResult> onClose;
   private final Function<JobID, Optional<String>> failedTask;
@@ -166,12 +162,12 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
   }
 
   /**
-   * The error to throw for a failure while reading: the job has failed, so it is ended first; a
-   * task's QuiverException is what the user can act on, so it is surfaced with this stack. Any
-   * other failure (Flink's collect client wraps it four levels deep under "Failed to fetch next
-   * result") becomes one {@link ErrorCode#TASK_FAILED} line with the original error's class and
-   * message and the stage and task that failed, as the cluster reports them; a cancelled job's
-   * error is passed on as it is.
+   * The error to throw for a failure while reading: the job has failed, so it is ended first; then
+   * the failure becomes one line ({@link JobFailures#describe(Throwable, JobID, Optional)}): a
+   * task's QuiverException (what the user can act on) with this stack, any other failure (Flink's
+   * collect client wraps it four levels deep under "Failed to fetch next result") one {@link
+   * ErrorCode#TASK_FAILED} line with the original error and the stage and task that failed, as the
+   * cluster reports them; a cancelled job's error is passed on as it is.
    */
   private RuntimeException failed(RuntimeException e) {
     try {
@@ -179,46 +175,10 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
     } catch (RuntimeException suppressed) {
       e.addSuppressed(suppressed);
     }
-    Optional<QuiverException> quiver = ExceptionUtils.findThrowable(e, QuiverException.class);
-    if (quiver.isPresent()) {
-      if (quiver.get() == e) {
-        return e;
-      }
-      String message = quiver.get().getMessage();
-      String withoutCode = message.substring(quiver.get().code().name().length() + 3);
-      return new QuiverException(quiver.get().code(), withoutCode, e);
+    if (ExceptionUtils.findThrowable(e, QuiverException.class).isPresent()
+        || ExceptionUtils.findThrowable(e, JobCancellationException.class).isPresent()) {
+      return JobFailures.describe(e, jobId(), Optional.empty());
     }
-    if (ExceptionUtils.findThrowable(e, JobCancellationException.class).isPresent()) {
-      return e;
-    }
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    String message = root.getMessage() == null ? "" : root.getMessage().strip();
-    int end = message.indexOf('\n');
-    String what =
-        root.getClass().getSimpleName()
-            + (message.isEmpty() ? "" : ": " + (end < 0 ? message : message.substring(0, end)));
-    return new QuiverException(ErrorCode.TASK_FAILED, what + " " + where(jobId()), e);
-  }
-
-  /**
-   * Where job {@code job} failed: {@code (stage 2, task 0 of 2)} when the failed Flink task is a
-   * stage's (its chain's name has the stage operator's "stage N: "), the task's Flink name when it
-   * is not, the job when the cluster cannot say (a remote cluster).
-   */
-  private String where(JobID job) {
-    Optional<String> task = failedTask.apply(job);
-    if (task.isEmpty()) {
-      return "(job " + job + ")";
-    }
-    Matcher stage = STAGE.matcher(task.get());
-    Matcher subtask = SUBTASK.matcher(task.get());
-    if (stage.find() && subtask.find()) {
-      int index = Integer.parseInt(subtask.group(1)) - 1;
-      return "(stage " + stage.group(1) + ", task " + index + " of " + subtask.group(2) + ")";
-    }
-    return "(task '" + task.get() + "' of job " + job + ")";
+    return JobFailures.describe(e, jobId(), failedTask.apply(jobId()));
   }
 }

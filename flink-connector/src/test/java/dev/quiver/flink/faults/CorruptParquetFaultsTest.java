@@ -12,6 +12,7 @@ import dev.quiver.flink.session.SqlResult;
 import dev.quiver.formats.OrdersFiles;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
+import dev.quiver.testing.FaultMatrix;
 import java.io.ByteArrayInputStream;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;

@@ -17,6 +17,7 @@ import dev.quiver.plan.node.InputMode;
 import dev.quiver.plan.node.StageInput;
 import dev.quiver.stage.Stage;
 import dev.quiver.testing.ArrowLeakCheck;
+import dev.quiver.testing.FaultMatrix;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;

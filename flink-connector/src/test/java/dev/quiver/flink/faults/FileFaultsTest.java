@@ -15,6 +15,7 @@ import dev.quiver.formats.FileFormat;
 import dev.quiver.formats.OrdersFiles;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
+import dev.quiver.testing.FaultMatrix;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -18,6 +18,7 @@ import dev.quiver.formats.OrdersFiles;
 import dev.quiver.formats.ScanSpec;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.testing.ArrowLeakCheck;
+import dev.quiver.testing.FaultMatrix;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -11,6 +11,7 @@ import dev.quiver.flink.session.SqlResult;
 import dev.quiver.formats.OrdersFiles;
 import dev.quiver.state.spill.SpillChannels;
 import dev.quiver.testing.ArrowLeakCheck;
+import dev.quiver.testing.FaultMatrix;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;

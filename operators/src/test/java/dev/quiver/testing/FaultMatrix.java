@@ -1,4 +1,4 @@
-package dev.quiver.flink.faults;
+package dev.quiver.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,10 +18,11 @@ import org.junit.jupiter.api.extension.TestWatcher;
  * The fault matrix as measured. Each test of a fault class is one case: it calls {@link #fault}
  * with what it injects and where, then {@link #answer}, {@link #error} or {@link #canceled} with
  * what the user got once its checks passed. A case whose checks failed is recorded as such by this
- * watcher. After every case the table is rewritten to {@code target/fault-matrix.md} (the classes
- * of one test run share this JVM, so they share one table).
+ * watcher. After every case the table is rewritten to {@code target/fault-matrix.md} of the module
+ * under test (the classes of one test run share this JVM, so they share one table): the MiniCluster
+ * faults of {@code flink-connector}, the processes killed on a real cluster of {@code examples}.
  */
-final class FaultMatrix implements TestWatcher {
+public final class FaultMatrix implements TestWatcher {
   private enum Outcome {
     ANSWER,
     ERROR,
@@ -43,7 +44,7 @@ final class FaultMatrix implements TestWatcher {
   private static String detail;
 
   /** The case the running test injects. */
-  static synchronized void fault(String what, String at) {
+  public static synchronized void fault(String what, String at) {
     fault = what;
     where = at;
     outcome = null;
@@ -51,25 +52,25 @@ final class FaultMatrix implements TestWatcher {
   }
 
   /** The user got the exact answer. */
-  static synchronized void answer(String what) {
+  public static synchronized void answer(String what) {
     outcome = Outcome.ANSWER;
     detail = "exact answer (" + what + ")";
   }
 
   /** The user got this one error line. */
-  static synchronized void error(String message) {
+  public static synchronized void error(String message) {
     outcome = Outcome.ERROR;
     detail = "error: `" + message + "`";
   }
 
   /** The query was cancelled while the fault was in progress. */
-  static synchronized void canceled(String what) {
+  public static synchronized void canceled(String what) {
     outcome = Outcome.CANCELED;
     detail = what;
   }
 
   /** The fault cannot be detected: the user got a wrong answer (a known limit, recorded). */
-  static synchronized void undetected(String what) {
+  public static synchronized void undetected(String what) {
     outcome = Outcome.UNDETECTED;
     detail = "**" + what + "**";
   }
