@@ -113,7 +113,12 @@ public final class BatchFileWriter implements AutoCloseable {
     return rows;
   }
 
-  /** Abandons the file unless it was committed; waits until its temporary data is deleted. */
+  /**
+   * Abandons the file unless it was committed; waits until its temporary data is deleted and the
+   * writing thread has ended, also when the caller is interrupted (a cancelled task closes its
+   * writer on an interrupted thread): the thread still holds batches of the caller's allocator,
+   * which the caller closes next. The interrupt is kept for the caller.
+   */
   @Override
   public void close() {
     if (!finished) {
@@ -121,7 +126,17 @@ public final class BatchFileWriter implements AutoCloseable {
       aborted = true;
       drain();
       queue.offer(END);
-      join();
+    }
+    boolean interrupted = false;
+    while (thread.isAlive()) {
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
     drain();
   }
