@@ -238,21 +238,13 @@ final class FileScanReader implements SourceReader<BatchRecord, FileScanSplit> {
       if (memory != null) {
         TaskAllocators.Binding binding = memory;
         memory = null;
-        releaseMemory(binding);
+        // A leak after a normal end is a bug; after a failure it is only logged (TaskAllocators).
+        if (finished) {
+          binding.close();
+        } else {
+          binding.closeAbnormally();
+        }
       }
-    }
-  }
-
-  // A leak after a normal end is a bug; after a failure it is only logged, so the failure shows.
-  private void releaseMemory(TaskAllocators.Binding binding) {
-    if (finished) {
-      binding.close();
-      return;
-    }
-    try {
-      binding.close();
-    } catch (IllegalStateException leak) {
-      LOG.warn("{} ended abnormally and leaked Arrow memory: {}", taskName, leak.getMessage());
     }
   }
 }

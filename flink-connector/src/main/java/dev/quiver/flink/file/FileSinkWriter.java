@@ -96,11 +96,7 @@ final class FileSinkWriter implements CommittingSinkWriter<BatchRecord, FilePart
       if (part != null) {
         memory.close(); // a leak after a clean end is a bug
       } else {
-        try {
-          memory.close();
-        } catch (IllegalStateException leak) {
-          LOG.warn("{} ended abnormally and leaked Arrow memory: {}", name, leak.getMessage());
-        }
+        memory.closeAbnormally();
       }
     }
   }

@@ -3,8 +3,6 @@ package dev.quiver.flink.runtime;
 import dev.quiver.operators.memory.TaskAllocators;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Base of every Flink operator that touches Arrow memory.
@@ -18,7 +16,6 @@ import org.slf4j.LoggerFactory;
  */
 public abstract class ArrowOperator<OUT> extends AbstractStreamOperator<OUT> {
   private static final long serialVersionUID = 1L;
-  private static final Logger LOG = LoggerFactory.getLogger(ArrowOperator.class);
 
   private transient TaskAllocators.Binding memory;
   private transient boolean finished;
@@ -63,14 +60,9 @@ public abstract class ArrowOperator<OUT> extends AbstractStreamOperator<OUT> {
         TaskAllocators.Binding binding = memory;
         memory = null;
         if (finished) {
-          binding.close();
+          binding.close(); // a leak after a normal end is a bug
         } else {
-          try {
-            binding.close();
-          } catch (IllegalStateException leak) {
-            LOG.warn(
-                "{} ended abnormally and leaked Arrow memory: {}", taskName(), leak.getMessage());
-          }
+          binding.closeAbnormally();
         }
       }
     }

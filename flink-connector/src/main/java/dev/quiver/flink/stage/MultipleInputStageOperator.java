@@ -18,8 +18,6 @@ import org.apache.flink.streaming.api.operators.InputSelection;
 import org.apache.flink.streaming.api.operators.MultipleInputStreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A stage task with more than two inputs (Flink input i = stage input i - 1), read one after the
@@ -41,7 +39,6 @@ import org.slf4j.LoggerFactory;
 public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<BatchRecord>
     implements MultipleInputStreamOperator<BatchRecord>, InputSelectable, BoundedMultiInput {
   private static final long serialVersionUID = 1L;
-  private static final Logger LOG = LoggerFactory.getLogger(MultipleInputStageOperator.class);
 
   private final StageTaskFactory factory;
   private final OutputSplit split;
@@ -185,12 +182,8 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
     memory = null;
     if (finished) {
       binding.close(); // a leak after a normal end is a bug: fail the task
-      return;
-    }
-    try {
-      binding.close();
-    } catch (IllegalStateException leak) {
-      LOG.warn("{} ended abnormally and leaked Arrow memory: {}", taskName(), leak.getMessage());
+    } else {
+      binding.closeAbnormally();
     }
   }
 }

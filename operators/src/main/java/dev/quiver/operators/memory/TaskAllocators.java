@@ -3,6 +3,8 @@ package dev.quiver.operators.memory;
 import static java.util.Objects.requireNonNull;
 
 import org.apache.arrow.memory.BufferAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Binds one task's allocator to the thread that runs the task.
@@ -17,6 +19,7 @@ import org.apache.arrow.memory.BufferAllocator;
  * last {@link Binding#close()} closes it — which fails if the task leaked memory.
  */
 public final class TaskAllocators {
+  private static final Logger LOG = LoggerFactory.getLogger(TaskAllocators.class);
   private static final ThreadLocal<Binding> CURRENT = new ThreadLocal<>();
 
   private TaskAllocators() {}
@@ -75,6 +78,7 @@ public final class TaskAllocators {
     private final boolean owned;
     private int references;
     private boolean closed;
+    private boolean abnormal;
 
     private Binding(BufferAllocator allocator, boolean owned) {
       this.allocator = allocator;
@@ -85,7 +89,23 @@ public final class TaskAllocators {
       return allocator;
     }
 
-    /** Drops this reference; the last one unbinds the thread and closes an owned allocator. */
+    /**
+     * Drops the reference of a holder that ended abnormally (failed or was cancelled). The task has
+     * then not ended normally, whatever its other holders saw (a source may have read its whole
+     * input before a writer chained after it was cancelled): memory still held when the last
+     * reference closes the allocator is logged, not thrown, so that the task's own failure is what
+     * Flink reports (an exception while Flink cleans up a cancelled task is fatal to its
+     * TaskManager).
+     */
+    public void closeAbnormally() {
+      abnormal = true;
+      close();
+    }
+
+    /**
+     * Drops this reference; the last one unbinds the thread and closes an owned allocator, which
+     * fails if the task leaked memory and no holder {@linkplain #closeAbnormally ended abnormally}.
+     */
     @Override
     public void close() {
       if (closed) {
@@ -100,7 +120,17 @@ public final class TaskAllocators {
       closed = true;
       CURRENT.remove();
       if (owned) {
-        allocator.close();
+        try {
+          allocator.close();
+        } catch (IllegalStateException leak) {
+          if (!abnormal) {
+            throw leak; // a leak after a normal end is a bug
+          }
+          LOG.warn(
+              "{} ended abnormally and leaked Arrow memory: {}",
+              allocator.getName(),
+              leak.getMessage());
+        }
       }
     }
   }
