@@ -65,12 +65,12 @@ import java.util.List;
  */
 public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
   private final OperatorContext context;
-  private final PlanNode stage;
+  private final ProbeKeyOrigins keyOrigins;
   private int nextInput;
 
   private PlanPipelines(OperatorContext context, PlanNode stage) {
     this.context = requireNonNull(context, "context is null");
-    this.stage = stage;
+    this.keyOrigins = ProbeKeyOrigins.of(stage);
   }
 
   /** The pipeline of one task of a stage whose plan is {@code plan}, writing to {@code output}. */
@@ -177,7 +177,7 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
   public TaskPipeline.Spec visitHashJoin(HashJoin node) {
     int[] buildKeys = node.buildKeys().stream().mapToInt(Integer::intValue).toArray();
     int[] probeKeys = node.probeKeys().stream().mapToInt(Integer::intValue).toArray();
-    List<ProbeKeyOrigins.Target> targets = ProbeKeyOrigins.of(stage, node);
+    List<ProbeKeyOrigins.Target> targets = keyOrigins.targets(node);
     return TaskPipeline.operator(
         sink ->
             new HashJoinOperator(

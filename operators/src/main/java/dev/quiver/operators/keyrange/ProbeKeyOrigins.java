@@ -50,17 +50,23 @@ public final class ProbeKeyOrigins {
    */
   public record Target(int buildKey, String table, int column) {}
 
-  private ProbeKeyOrigins() {}
+  private final Map<String, Integer> scans = new HashMap<>(); // table -> scans of it in the stage
 
-  /** The targets of {@code join}, a node of the stage plan {@code stage}; often none. */
-  public static List<Target> of(PlanNode stage, HashJoin join) {
-    requireNonNull(stage, "stage is null");
+  private ProbeKeyOrigins(PlanNode stage) {
+    countScans(requireNonNull(stage, "stage is null"), scans);
+  }
+
+  /** The origins in the stage plan {@code stage} (its scans are counted once, here). */
+  public static ProbeKeyOrigins of(PlanNode stage) {
+    return new ProbeKeyOrigins(stage);
+  }
+
+  /** The targets of {@code join}, a node of this stage's plan; often none. */
+  public List<Target> targets(HashJoin join) {
     requireNonNull(join, "join is null");
     if (!RuntimeFilter.dropsUnmatchedProbeRows(join.kind())) {
       return List.of();
     }
-    Map<String, Integer> scans = new HashMap<>();
-    countScans(stage, scans);
     List<Target> targets = new ArrayList<>();
     for (int key = 0; key < join.probeKeys().size(); key++) {
       int buildColumn = join.buildKeys().get(key);

@@ -43,7 +43,7 @@ class ProbeKeyOriginsTest {
 
   private static List<ProbeKeyOrigins.Target> targets(PlanBuilder plan) {
     PlanNode root = plan.build();
-    return ProbeKeyOrigins.of(root, (HashJoin) root);
+    return ProbeKeyOrigins.of(root).targets((HashJoin) root);
   }
 
   @Test
