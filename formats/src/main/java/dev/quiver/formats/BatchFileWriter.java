@@ -17,6 +17,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes batches pushed one at a time to one file, atomically (see {@link FileWriters}): the file
@@ -37,6 +39,12 @@ public final class BatchFileWriter implements AutoCloseable {
   private final BufferAllocator allocator;
   private final BlockingQueue<VectorSchemaRoot> queue = new ArrayBlockingQueue<>(QUEUE_BATCHES);
   private final Thread thread;
+
+  /** How long {@link #close} waits for the writing thread, interrupted or not. */
+  static final long CLOSE_WAIT_MILLIS = 10_000;
+
+  private static final Logger LOG = LoggerFactory.getLogger(BatchFileWriter.class);
+
   private volatile RuntimeException failure;
   private volatile boolean aborted;
   private boolean finished;
@@ -53,6 +61,9 @@ public final class BatchFileWriter implements AutoCloseable {
             () -> {
               try {
                 rows = FileWriters.write(reader, format, target, allocator);
+                if (aborted) {
+                  FileWriters.deleteRecursively(target);
+                }
               } catch (RuntimeException e) {
                 failure = e;
               }
@@ -116,8 +127,10 @@ public final class BatchFileWriter implements AutoCloseable {
   /**
    * Abandons the file unless it was committed; waits until its temporary data is deleted and the
    * writing thread has ended, also when the caller is interrupted (a cancelled task closes its
-   * writer on an interrupted thread): the thread still holds batches of the caller's allocator,
-   * which the caller closes next. The interrupt is kept for the caller.
+   * writer on an interrupted thread, and the thread still holds batches of the caller's allocator,
+   * which the caller closes next), but at most {@link #CLOSE_WAIT_MILLIS}: a thread that has not
+   * ended by then is left behind with a warning, and the caller's allocator reports what it still
+   * holds. The interrupt is kept for the caller.
    */
   @Override
   public void close() {
@@ -128,9 +141,15 @@ public final class BatchFileWriter implements AutoCloseable {
       queue.offer(END);
     }
     boolean interrupted = false;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
     while (thread.isAlive()) {
+      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      if (left <= 0) {
+        LOG.warn("the writer of {} did not end within {} ms of close", target, CLOSE_WAIT_MILLIS);
+        break;
+      }
       try {
-        thread.join();
+        thread.join(left);
       } catch (InterruptedException e) {
         interrupted = true;
       }
@@ -200,9 +219,9 @@ public final class BatchFileWriter implements AutoCloseable {
         throw new IOException("interrupted", e);
       }
       if (batch == END) {
-        if (aborted) {
-          throw new IOException("writing " + target + " was abandoned");
-        }
+        // Also when abandoned: the stream ends normally and the file is deleted once written.
+        // Failing the stream instead (an exception out of this callback of Arrow's native
+        // writer) sometimes left the native writer stuck, holding exported batches.
         return false;
       }
       try (batch) {
