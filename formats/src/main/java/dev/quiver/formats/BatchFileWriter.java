@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,10 +46,17 @@ public final class BatchFileWriter implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BatchFileWriter.class);
 
+  /** How long the writing thread waits for a batch before it looks at {@link #abandoned}. */
+  private static final long POLL_MILLIS = 100;
+
   private volatile RuntimeException failure;
-  private volatile boolean aborted;
-  private boolean finished;
-  private long rows;
+  private volatile boolean abandoned;
+  private volatile boolean renamed; // the thread wrote the file and renamed it to the target
+  private volatile long rows;
+  // The producer's side, touched only by the thread calling write, commit and close.
+  private boolean endQueued;
+  private boolean committed;
+  private boolean closed;
 
   private BatchFileWriter(
       Path target, FileFormat format, Schema schema, BufferAllocator allocator) {
@@ -61,7 +69,8 @@ public final class BatchFileWriter implements AutoCloseable {
             () -> {
               try {
                 rows = FileWriters.write(reader, format, target, allocator);
-                if (aborted) {
+                renamed = true;
+                if (abandoned) {
                   FileWriters.deleteRecursively(target);
                 }
               } catch (RuntimeException e) {
@@ -109,18 +118,20 @@ public final class BatchFileWriter implements AutoCloseable {
   }
 
   /**
-   * Finishes the file and renames it to its target.
+   * Finishes the file and renames it to its target. A commit that throws (the writer failed, or the
+   * caller was interrupted) committed nothing: {@link #close()} then abandons the file.
    *
    * @return the number of rows written
    */
   public long commit() {
     checkOpen();
-    finished = true;
     put(END);
+    endQueued = true;
     join();
     if (failure != null) {
       throw failure;
     }
+    committed = true;
     return rows;
   }
 
@@ -129,16 +140,26 @@ public final class BatchFileWriter implements AutoCloseable {
    * writing thread has ended, also when the caller is interrupted (a cancelled task closes its
    * writer on an interrupted thread, and the thread still holds batches of the caller's allocator,
    * which the caller closes next), but at most {@link #CLOSE_WAIT_MILLIS}: a thread that has not
-   * ended by then is left behind with a warning, and the caller's allocator reports what it still
-   * holds. The interrupt is kept for the caller.
+   * ended by then is left behind with a warning (it still deletes the file when it ends), and the
+   * caller's allocator reports what it still holds. The interrupt is kept for the caller.
+   *
+   * <p>The end of the stream reaches the writing thread whatever was interrupted before: a commit
+   * interrupted while it waited for room in the queue never queued its end, and Arrow's writer,
+   * waiting for a batch on one of Arrow's own threads, would otherwise wait forever (that thread
+   * then also blocks the JVM's exit: Arrow's thread pool waits for it).
    */
   @Override
   public void close() {
-    if (!finished) {
-      finished = true;
-      aborted = true;
-      drain();
-      queue.offer(END);
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (!committed) {
+      abandoned = true;
+      if (!endQueued) {
+        drain();
+        endQueued = queue.offer(END); // room after the drain: only this thread puts
+      }
     }
     boolean interrupted = false;
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
@@ -158,10 +179,22 @@ public final class BatchFileWriter implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     drain();
+    if (!committed && renamed && !thread.isAlive()) {
+      try { // the thread may have renamed the file before it saw the abandonment
+        FileWriters.deleteRecursively(target);
+      } catch (UncheckedIOException e) {
+        LOG.warn("could not delete the abandoned file {}", target, e);
+      }
+    }
+  }
+
+  /** Whether the writing thread still runs (for tests). */
+  boolean writing() {
+    return thread.isAlive();
   }
 
   private void checkOpen() {
-    if (finished) {
+    if (closed || endQueued) {
       throw new IllegalStateException("writer of " + target + " is already committed or closed");
     }
     if (failure != null) {
@@ -174,12 +207,12 @@ public final class BatchFileWriter implements AutoCloseable {
     try {
       while (!queue.offer(batch, 50, TimeUnit.MILLISECONDS)) {
         if (!thread.isAlive()) {
-          batch.close();
+          closeUnlessEnd(batch);
           throw failure != null ? failure : new IllegalStateException("file writer thread ended");
         }
       }
     } catch (InterruptedException e) {
-      batch.close();
+      closeUnlessEnd(batch);
       Thread.currentThread().interrupt();
       throw new QuiverException(ErrorCode.FILE_WRITE_FAILED, "Interrupted writing " + target, e);
     }
@@ -197,31 +230,41 @@ public final class BatchFileWriter implements AutoCloseable {
   private void drain() {
     VectorSchemaRoot batch;
     while ((batch = queue.poll()) != null) {
-      if (batch != END) {
-        batch.close();
-      }
+      closeUnlessEnd(batch);
+    }
+  }
+
+  private static void closeUnlessEnd(VectorSchemaRoot batch) {
+    if (batch != END) {
+      batch.close();
     }
   }
 
   /** The dataset writer's input: batches from the queue, moved into this reader's root. */
   private final class QueueReader extends ArrowReader {
+    private volatile boolean
+        ended; // Arrow calls from one thread at a time, maybe not always the same one
+
     QueueReader(BufferAllocator readerAllocator) {
       super(readerAllocator);
     }
 
     @Override
     public boolean loadNextBatch() throws IOException {
-      VectorSchemaRoot batch;
-      try {
-        batch = queue.take();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted", e);
+      if (ended) {
+        return false;
       }
-      if (batch == END) {
+      VectorSchemaRoot batch = next();
+      if (batch == null) {
+        ended = true;
+        return false;
+      }
+      if (batch == END || abandoned) {
         // Also when abandoned: the stream ends normally and the file is deleted once written.
         // Failing the stream instead (an exception out of this callback of Arrow's native
         // writer) sometimes left the native writer stuck, holding exported batches.
+        closeUnlessEnd(batch);
+        ended = true;
         return false;
       }
       try (batch) {
@@ -233,6 +276,23 @@ public final class BatchFileWriter implements AutoCloseable {
         root.setRowCount(batch.getRowCount());
       }
       return true;
+    }
+
+    // The next batch, or null once abandoned: polls rather than waits, so an abandoned writer ends
+    // its stream even if no end was queued.
+    private VectorSchemaRoot next() throws IOException {
+      try {
+        VectorSchemaRoot batch;
+        while ((batch = queue.poll(POLL_MILLIS, TimeUnit.MILLISECONDS)) == null) {
+          if (abandoned) {
+            return null;
+          }
+        }
+        return batch;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted", e);
+      }
     }
 
     @Override

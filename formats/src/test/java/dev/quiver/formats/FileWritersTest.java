@@ -69,6 +69,37 @@ class FileWritersTest {
     assertThat(target.getParent().toFile().list()).isEmpty();
   }
 
+  /**
+   * A commit interrupted before it could queue the end of the stream (a cancelled task at the end
+   * of its input) committed nothing; close still ends the writing thread, which waited for a batch
+   * on one of Arrow's threads (once a thread that never ended, and then blocked the JVM's exit).
+   */
+  @ParameterizedTest
+  @EnumSource(FileFormat.class)
+  void anInterruptedCommitCommitsNothingAndCloseEndsTheWriter(
+      FileFormat format, BufferAllocator allocator) {
+    Path target = dir.resolve("sub/out" + format.defaultExtension());
+    BatchFileWriter writer = BatchFileWriter.open(target, format, SCHEMA, allocator);
+    try (VectorSchemaRoot batch = new RandomBatches(5).batch(SCHEMA, 4000, allocator)) {
+      writer.write(batch);
+    }
+    Thread.currentThread().interrupt();
+    try {
+      assertThatThrownBy(writer::commit)
+          .isInstanceOfSatisfying(
+              QuiverException.class,
+              e -> assertThat(e.code()).isEqualTo(ErrorCode.FILE_WRITE_FAILED))
+          .hasMessageContaining("Interrupted");
+      writer.close();
+      assertThat(Thread.currentThread().isInterrupted()).as("the interrupt is kept").isTrue();
+    } finally {
+      Thread.interrupted();
+    }
+    assertThat(writer.writing()).as("the writing thread ended within close").isFalse();
+    assertThat(target).doesNotExist();
+    assertThat(target.getParent().toFile().list()).isEmpty();
+  }
+
   @ParameterizedTest
   @EnumSource(FileFormat.class)
   void existingTargetIsNeverOverwritten(FileFormat format, BufferAllocator allocator)

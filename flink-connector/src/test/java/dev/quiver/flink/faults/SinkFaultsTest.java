@@ -38,7 +38,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,11 +113,6 @@ class SinkFaultsTest {
   }
 
   @Test
-  @Disabled(
-      "about 1 run in 6 on 2026-12-02 (2 of 3 suite runs that day), the other task's Parquet"
-          + " writer, cancelled mid-write, never ends: Arrow's native dataset writer keeps its"
-          + " exported batches and the JVM stops answering (no jstack, no exit), so the suite"
-          + " hangs; open under issue #19 until the native stall is understood")
   void cancellingWhileAWriterIsStoppedLeavesNothing() throws Exception {
     FaultMatrix.fault("cancel while a file sink writer is stopped", "after its first batch");
     Path parent = Files.createDirectories(dir.resolve("cancelled"));
