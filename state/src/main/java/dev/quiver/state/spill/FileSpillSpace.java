@@ -10,14 +10,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,13 +28,15 @@ import org.slf4j.LoggerFactory;
  *   /disk1/flink-io-…/ ─► quiver-spill-&lt;owner&gt;-&lt;random&gt;/000001-sort-run.arrows, 000003-…
  *   /disk2/flink-io-…/ ─► quiver-spill-&lt;owner&gt;-&lt;random&gt;/000002-sort-run.arrows, …
  *                         (files go round robin over the directories)
+ *                         quiver-spill-&lt;owner&gt;-&lt;random&gt;.lock beside each: held while the space lives
  * </pre>
  *
  * <p>Why the task owns it: a spill file must never outlive its task. Operators close their files as
  * soon as they have read them back, but a failed or cancelled task may leave writers and readers
  * open; {@link #close()} closes every one of them, deletes every file this space created and its
- * directories. Close it after the task's operators are closed (they may still read files until
- * then) and before the task's allocator is closed (a reader left open still holds a batch).
+ * directories. A process that dies leaves its directories to {@link #sweepOrphans}. Close it after
+ * the task's operators are closed (they may still read files until then) and before the task's
+ * allocator is closed (a reader left open still holds a batch).
  *
  * <p>The counters are totals over the space's life and may be read from any thread (for metrics).
  * Creating files and closing them are thread-safe; each writer and reader is used by one thread.
@@ -50,6 +50,7 @@ public final class FileSpillSpace implements SpillSpace, AutoCloseable {
   private final SpillCompression compression;
   private final String directoryName;
   private final Path[] directories; // per root, made on first use
+  private final SpillDirectoryLock[] locks; // per directory made: this process owns it
   private final Map<Path, AutoCloseable> live = new LinkedHashMap<>(); // file -> writer or file
   private final AtomicLong bytes = new AtomicLong();
   private final AtomicLong rows = new AtomicLong();
@@ -75,6 +76,17 @@ public final class FileSpillSpace implements SpillSpace, AutoCloseable {
             + "-"
             + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
     this.directories = new Path[this.roots.size()];
+    this.locks = new SpillDirectoryLock[this.roots.size()];
+  }
+
+  /**
+   * Deletes the spill directories directly in {@code parents} whose process has ended (a killed
+   * TaskManager's: see {@link SpillDirectoryLock}); never those of a living process. Never throws.
+   *
+   * @return the number of directories deleted
+   */
+  public static int sweepOrphans(List<Path> parents) {
+    return SpillDirectoryLock.sweep(List.copyOf(parents));
   }
 
   /** A space with the {@linkplain SpillCompression#DEFAULT default compression}. */
@@ -164,9 +176,13 @@ public final class FileSpillSpace implements SpillSpace, AutoCloseable {
         failure = chain(failure, e);
       }
     }
-    for (Path directory : directories()) {
+    for (int i = 0; i < directories.length; i++) {
+      if (directories[i] == null) {
+        continue;
+      }
       try {
-        deleteTree(directory);
+        SpillDirectoryLock.deleteTree(directories[i]);
+        locks[i].close(); // only once the directory is gone: a sweeper must not take it before
       } catch (IOException | RuntimeException e) {
         failure = chain(failure, e);
       }
@@ -262,25 +278,26 @@ public final class FileSpillSpace implements SpillSpace, AutoCloseable {
   private Path directory(int root) {
     if (directories[root] == null) {
       Path directory = roots.get(root).resolve(directoryName);
+      SpillDirectoryLock lock;
       try {
-        Files.createDirectories(directory);
+        lock = SpillDirectoryLock.acquire(directory);
       } catch (IOException e) {
         throw directoryFailed(directory, e);
       }
+      try {
+        Files.createDirectories(directory);
+      } catch (IOException e) {
+        try {
+          lock.close();
+        } catch (IOException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        throw directoryFailed(directory, e);
+      }
+      locks[root] = lock;
       directories[root] = directory;
     }
     return directories[root];
-  }
-
-  private static void deleteTree(Path directory) throws IOException {
-    if (!Files.exists(directory)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(directory)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    }
   }
 
   private static RuntimeException chain(RuntimeException failure, Exception e) {
