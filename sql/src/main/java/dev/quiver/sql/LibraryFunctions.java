@@ -104,8 +104,9 @@ final class LibraryFunctions implements SqlOperatorTable {
   }
 
   /**
-   * The call's arguments as Quiver sees them: a literal where the argument is a string or integer
-   * literal or an untyped NULL (a VARCHAR NULL), otherwise a column of the argument's type.
+   * The call's arguments as Quiver sees them: a literal where the argument is a string, integer,
+   * day-time interval or timestamp literal or an untyped NULL (a VARCHAR NULL), otherwise a column
+   * of the argument's type.
    */
   private static List<Expr> arguments(SqlOperatorBinding binding, FunctionDefinition function) {
     List<Expr> args = new ArrayList<>();
@@ -135,6 +136,17 @@ final class LibraryFunctions implements SqlOperatorTable {
     if (type.isInteger()) {
       BigDecimal value = binding.getOperandLiteralValue(i, BigDecimal.class);
       return value == null ? null : value.longValue();
+    }
+    if (type.kind() == SqlType.Kind.INTERVAL_DAY_TIME) {
+      BigDecimal millis = binding.getOperandLiteralValue(i, BigDecimal.class);
+      return millis == null ? null : java.time.Duration.ofMillis(millis.longValueExact());
+    }
+    if (type.kind() == SqlType.Kind.TIMESTAMP) {
+      org.apache.calcite.util.TimestampString value =
+          binding.getOperandLiteralValue(i, org.apache.calcite.util.TimestampString.class);
+      return value == null
+          ? null
+          : java.time.LocalDateTime.parse(value.toString().replace(' ', 'T'));
     }
     return null;
   }

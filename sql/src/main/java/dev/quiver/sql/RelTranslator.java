@@ -116,6 +116,9 @@ final class RelTranslator {
     if (rel instanceof org.apache.calcite.rel.core.Window window) {
       return windows.translate(window);
     }
+    if (rel instanceof org.apache.calcite.rel.core.TableFunctionScan function) {
+      return WindowTableFunctions.translate(this, function);
+    }
     throw Errors.unsupported(feature(rel));
   }
 

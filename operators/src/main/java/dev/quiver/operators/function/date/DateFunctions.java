@@ -10,6 +10,7 @@ public final class DateFunctions {
   public static List<FunctionDefinition> all() {
     return List.of(
         new DateTrunc(),
+        new TimeBucket(),
         new DatePart(),
         new DateDiff(),
         new MakeDate(),

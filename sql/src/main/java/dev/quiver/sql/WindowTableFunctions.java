@@ -1,0 +1,158 @@
+package dev.quiver.sql;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import dev.quiver.operators.function.FunctionRegistry;
+import dev.quiver.plan.expr.ColumnRef;
+import dev.quiver.plan.expr.Expr;
+import dev.quiver.plan.expr.Exprs;
+import dev.quiver.plan.expr.Literal;
+import dev.quiver.plan.expr.ScalarFunction;
+import dev.quiver.plan.node.Column;
+import dev.quiver.plan.node.PlanBuilder;
+import dev.quiver.plan.type.SqlType;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.calcite.rel.core.TableFunctionScan;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+
+/**
+ * The windowing table functions, as Flink SQL writes them: {@code TABLE(TUMBLE(TABLE t,
+ * DESCRIPTOR(ts), size [, offset]))} and {@code TABLE(HOP(TABLE t, DESCRIPTOR(ts), slide, size [,
+ * offset]))} are {@code t} with two more columns, {@code window_start} and {@code window_end}, the
+ * bounds of each window a row's {@code ts} falls in; a query then aggregates {@code GROUP BY
+ * window_start, window_end, ...}. Over a bounded table (batch), each is a projection:
+ *
+ * <pre>
+ *   TUMBLE   window_start = time_bucket(size, ts, epoch + offset)       one window per row
+ *            window_end   = window_start + size
+ *   HOP      window_start = time_bucket(slide, ts, epoch + offset) - k * slide,  k = 0 .. size/slide - 1
+ *            window_end   = window_start + size                          size/slide windows per row
+ * </pre>
+ *
+ * Windows are aligned to 1970-01-01 00:00:00 plus the offset, as Flink's are. A row whose time is
+ * NULL belongs to no window. HOP is the UNION ALL of one projection per k (its size must be a
+ * multiple of its slide, as Flink requires; at most {@value #MAX_HOPS} windows per row).
+ */
+final class WindowTableFunctions {
+  static final int MAX_HOPS = 64;
+  private static final LocalDateTime EPOCH = LocalDateTime.of(1970, 1, 1, 0, 0);
+
+  private WindowTableFunctions() {}
+
+  static PlanBuilder translate(RelTranslator translator, TableFunctionScan scan) {
+    if (!(scan.getCall() instanceof RexCall call) || scan.getInputs().size() != 1) {
+      throw Errors.unsupported("table function " + scan.getCall());
+    }
+    String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
+    List<RexNode> operands = call.getOperands();
+    Duration slide;
+    Duration size;
+    Duration offset;
+    switch (name) {
+      case "TUMBLE" -> {
+        size = interval(name, "size", operands, 1);
+        slide = size;
+        offset = operands.size() > 2 ? interval(name, "offset", operands, 2) : Duration.ZERO;
+      }
+      case "HOP" -> {
+        slide = interval(name, "slide", operands, 1);
+        size = interval(name, "size", operands, 2);
+        offset = operands.size() > 3 ? interval(name, "offset", operands, 3) : Duration.ZERO;
+        if (size.toMillis() % slide.toMillis() != 0) {
+          throw invalid(
+              "HOP's size ("
+                  + size
+                  + ") must be a whole multiple of its slide ("
+                  + slide
+                  + "), as in Flink SQL");
+        }
+      }
+      default -> throw Errors.unsupported("the " + name + " window table function");
+    }
+    if (slide.isNegative() || slide.isZero() || size.isNegative() || size.isZero()) {
+      throw invalid(name + "'s size and slide must be positive intervals");
+    }
+    long hops = size.toMillis() / slide.toMillis();
+    if (hops > MAX_HOPS) {
+      throw Errors.unsupported(
+          "HOP with " + hops + " windows per row (size / slide); at most " + MAX_HOPS);
+    }
+
+    PlanBuilder input = translator.translate(scan.getInputs().get(0));
+    int time = timeColumn(name, operands.get(0));
+    Column column = input.schema().column(time);
+    if (column.type().kind() != SqlType.Kind.TIMESTAMP) {
+      throw invalid(
+          "the time column of "
+              + name
+              + " must be a TIMESTAMP; "
+              + column.name()
+              + " is "
+              + column.type());
+    }
+    ColumnRef ts = new ColumnRef(time, column.type(), column.nullable(), column.name());
+    if (column.nullable()) {
+      input = input.filter(Exprs.call(ScalarFunction.IS_NOT_NULL, ts));
+    }
+    List<String> names = scan.getRowType().getFieldNames();
+    Expr bucket =
+        FunctionRegistry.call(
+            "time_bucket",
+            Exprs.interval(slide),
+            ts,
+            new Literal(EPOCH.plus(offset), SqlType.TIMESTAMP));
+    List<PlanBuilder> windows = new ArrayList<>();
+    for (long k = 0; k < hops; k++) {
+      Expr start =
+          k == 0
+              ? bucket
+              : Exprs.call(ScalarFunction.SUBTRACT, bucket, Exprs.interval(slide.multipliedBy(k)));
+      List<Expr> exprs = new ArrayList<>();
+      for (int c = 0; c < input.schema().size(); c++) {
+        Column each = input.schema().column(c);
+        exprs.add(new ColumnRef(c, each.type(), each.nullable(), each.name()));
+      }
+      exprs.add(start);
+      exprs.add(Exprs.call(ScalarFunction.ADD, start, Exprs.interval(size)));
+      windows.add(input.project(exprs, names));
+    }
+    return windows.size() == 1 ? windows.get(0) : translator.unionAll(windows);
+  }
+
+  private static int timeColumn(String function, RexNode descriptor) {
+    if (descriptor instanceof RexCall call
+        && call.getOperands().size() == 1
+        && call.getOperands().get(0) instanceof RexInputRef ref) {
+      return ref.getIndex();
+    }
+    throw invalid(function + " needs one time column: DESCRIPTOR(column)");
+  }
+
+  private static Duration interval(
+      String function, String what, List<RexNode> operands, int index) {
+    if (index < operands.size()
+        && operands.get(index) instanceof RexLiteral literal
+        && literal.getType().getSqlTypeName().getFamily()
+            == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_DAY_TIME
+        && literal.getValueAs(BigDecimal.class) != null) {
+      return Duration.ofMillis(literal.getValueAs(BigDecimal.class).longValueExact());
+    }
+    throw invalid(
+        function
+            + "'s "
+            + what
+            + " must be a day-time interval literal, e.g. INTERVAL '10' SECOND");
+  }
+
+  private static QuiverException invalid(String message) {
+    return new QuiverException(ErrorCode.INVALID_ARGUMENT, message);
+  }
+}
