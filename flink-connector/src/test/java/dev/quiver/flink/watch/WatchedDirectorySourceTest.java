@@ -1,0 +1,164 @@
+package dev.quiver.flink.watch;
+
+import static dev.quiver.flink.testing.FlinkTestJobs.streamingEnvironment;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.flink.runtime.BatchResults;
+import dev.quiver.flink.runtime.ResultRecords;
+import dev.quiver.flink.testing.FlinkTestJobs;
+import dev.quiver.flink.testing.WatermarkRecorder;
+import dev.quiver.formats.BatchFileWriter;
+import dev.quiver.formats.FileFormat;
+import dev.quiver.plan.time.EventTime;
+import dev.quiver.testing.ArrowLeakCheck;
+import dev.quiver.testing.BatchRows;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@link WatchedDirectorySource} on a MiniCluster in STREAMING mode: files written after the job
+ * starts (staged under a hidden name, then renamed) are read, each once; a file still staged is
+ * not; watermarks from the event-time column reach a downstream operator.
+ */
+@ExtendWith(ArrowLeakCheck.class)
+@Timeout(120)
+class WatchedDirectorySourceTest {
+  @RegisterExtension static final MiniClusterExtension CLUSTER = FlinkTestJobs.miniCluster();
+
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  private static final LocalDateTime T0 = LocalDateTime.of(2026, 1, 1, 0, 0);
+  private static final Schema SCHEMA =
+      new Schema(
+          List.of(
+              Field.notNullable("id", new ArrowType.Int(64, true)),
+              Field.nullable("name", ArrowType.Utf8.INSTANCE),
+              Field.nullable("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null))));
+
+  @TempDir Path dir;
+
+  @ParameterizedTest
+  @EnumSource(
+      value = FileFormat.class,
+      names = {"PARQUET", "CSV"})
+  void filesAppearingWhileTheJobRunsAreReadOnce(FileFormat format, BufferAllocator allocator)
+      throws Exception {
+    Path watched = Files.createDirectories(dir.resolve("watched"));
+    String ext = format.defaultExtension();
+    write(watched, "a" + ext, format, 0, 300, allocator); // there before the job starts
+    WatchedDirectorySource source =
+        WatchedDirectorySource.builder(watched, format, SCHEMA)
+            .batchRows(128)
+            .scanInterval(Duration.ofMillis(100))
+            .eventTime(new EventTime("ts", Duration.ofSeconds(5)))
+            .idleTimeout(Duration.ofMillis(300))
+            .build();
+    String name = "watch-" + format;
+    DataStream<BatchRecord> stream =
+        WatermarkRecorder.record(source.stream(streamingEnvironment(), 2), name);
+    Map<Long, List<Object>> rows = new HashMap<>();
+    try (ResultRecords records = BatchResults.collect(stream, allocator, name)) {
+      readUntil(records, rows, 300);
+      write(watched, "b" + ext, format, 300, 1000, allocator);
+      readUntil(records, rows, 1000);
+      // A file still under its staging name is not read, whatever the scans see meanwhile ...
+      write(watched, "_c" + ext, format, 1000, 1100, allocator);
+      write(watched, "d" + ext, format, 1100, 1200, allocator);
+      readUntil(records, rows, 1100);
+      assertThat(rows.keySet()).noneMatch(id -> id >= 1000 && id < 1100);
+      // ... and is read once renamed.
+      Files.move(watched.resolve("_c" + ext), watched.resolve("c" + ext));
+      readUntil(records, rows, 1200);
+      long watermark = millis(1199) - 5_000;
+      awaitWatermark(name, watermark);
+    }
+    assertThat(rows).hasSize(1200);
+    for (long id = 0; id < 1200; id++) {
+      assertThat(rows.get(id)).isEqualTo(row(id));
+    }
+    assertThat(WatermarkRecorder.watermarks(name)).isSorted();
+  }
+
+  /** Rows [from, to) written to a staging file beside the target, then renamed to {@code name}. */
+  private static void write(
+      Path watched, String name, FileFormat format, long from, long to, BufferAllocator allocator)
+      throws Exception {
+    Path staged = watched.resolve(".staging-" + name);
+    int rows = (int) (to - from);
+    try (BatchFileWriter writer = BatchFileWriter.open(staged, format, SCHEMA, allocator);
+        VectorSchemaRoot batch = VectorSchemaRoot.create(SCHEMA, allocator)) {
+      batch.allocateNew();
+      BigIntVector id = (BigIntVector) batch.getVector(0);
+      VarCharVector text = (VarCharVector) batch.getVector(1);
+      TimeStampMicroVector ts = (TimeStampMicroVector) batch.getVector(2);
+      for (int i = 0; i < rows; i++) {
+        long value = from + i;
+        id.setSafe(i, value);
+        if (value % 7 != 0) {
+          text.setSafe(i, ("row " + value).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        ts.setSafe(i, millis(value) * 1000);
+      }
+      batch.setRowCount(rows);
+      writer.write(batch);
+      writer.commit();
+    }
+    Files.move(staged, watched.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private static long millis(long id) {
+    return T0.toInstant(ZoneOffset.UTC).toEpochMilli() + id * 10;
+  }
+
+  private static List<Object> row(long id) {
+    return java.util.Arrays.asList(
+        id, id % 7 == 0 ? null : "row " + id, T0.plusNanos(id * 10_000_000L));
+  }
+
+  private static void readUntil(ResultRecords records, Map<Long, List<Object>> rows, int count) {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (rows.size() < count) {
+      assertThat(System.nanoTime()).as("rows in time (have %s)", rows.size()).isLessThan(deadline);
+      assertThat(records.hasNext()).as("the job ended early").isTrue();
+      try (BatchRecord record = records.next()) {
+        for (List<Object> row : BatchRows.rows(record.batch())) {
+          assertThat(rows.put((Long) row.get(0), row)).as("row %s read once", row.get(0)).isNull();
+        }
+      }
+    }
+  }
+
+  private static void awaitWatermark(String name, long watermark) throws InterruptedException {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (!WatermarkRecorder.watermarks(name).contains(watermark)) {
+      assertThat(System.nanoTime())
+          .as("watermark %s (seen %s)", watermark, WatermarkRecorder.watermarks(name))
+          .isLessThan(deadline);
+      Thread.sleep(20);
+    }
+  }
+}
