@@ -7,6 +7,7 @@ import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.runtime.BatchResults;
 import dev.quiver.flink.runtime.ResultRecords;
 import dev.quiver.flink.testing.FlinkTestJobs;
+import dev.quiver.flink.testing.JobWatchdog;
 import dev.quiver.flink.testing.WatermarkRecorder;
 import dev.quiver.formats.BatchFileWriter;
 import dev.quiver.formats.FileFormat;
@@ -139,14 +140,20 @@ class WatchedDirectorySourceTest {
         id, id % 7 == 0 ? null : "row " + id, T0.plusNanos(id * 10_000_000L));
   }
 
+  // Reads until there are {@code count} rows; the job is cancelled if that outlasts the deadline.
   private static void readUntil(ResultRecords records, Map<Long, List<Object>> rows, int count) {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (rows.size() < count) {
-      assertThat(System.nanoTime()).as("rows in time (have %s)", rows.size()).isLessThan(deadline);
-      assertThat(records.hasNext()).as("the job ended early").isTrue();
-      try (BatchRecord record = records.next()) {
-        for (List<Object> row : BatchRows.rows(record.batch())) {
-          assertThat(rows.put((Long) row.get(0), row)).as("row %s read once", row.get(0)).isNull();
+    try (JobWatchdog watchdog = new JobWatchdog(records.jobClient())) {
+      watchdog.arm(DEADLINE);
+      while (rows.size() < count) {
+        assertThat(watchdog.hasNext(records, () -> rows.size() + " of " + count + " rows"))
+            .as("the job ended early")
+            .isTrue();
+        try (BatchRecord record = records.next()) {
+          for (List<Object> row : BatchRows.rows(record.batch())) {
+            assertThat(rows.put((Long) row.get(0), row))
+                .as("row %s read once", row.get(0))
+                .isNull();
+          }
         }
       }
     }
