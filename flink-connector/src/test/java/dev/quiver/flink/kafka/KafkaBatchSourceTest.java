@@ -9,10 +9,10 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.runtime.BatchResults;
 import dev.quiver.flink.runtime.ResultRecords;
-import dev.quiver.flink.testing.FailOnceOperator;
 import dev.quiver.flink.testing.FlinkTestJobs;
 import dev.quiver.flink.testing.JobWatchdog;
 import dev.quiver.flink.testing.KafkaBroker;
+import dev.quiver.flink.testing.RestoreJobs;
 import dev.quiver.flink.testing.WatermarkRecorder;
 import dev.quiver.plan.time.EventTime;
 import dev.quiver.testing.ArrowLeakCheck;
@@ -28,19 +28,9 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
-import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
-import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.ExceptionUtils;
@@ -234,25 +224,11 @@ class KafkaBatchSourceTest {
   void everyEventOnceAcrossARestoreFromACheckpoint() throws Exception {
     String topic = "restore";
     KAFKA.createTopic(topic, 2);
-    Configuration conf = new Configuration();
-    conf.set(PipelineOptions.GENERIC_TYPES, false);
-    conf.set(PipelineOptions.OBJECT_REUSE, true);
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 2);
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-    env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
-    env.enableCheckpointing(100);
+    StreamExecutionEnvironment env = RestoreJobs.environment();
     KafkaBatchSource source =
         builder(topic).batchRows(1000).batchDelay(Duration.ofMillis(500)).build();
     DataStream<BatchRecord> batches = source.stream(env, "restore", 2);
-    DataStream<Long> ids =
-        batches
-            .forward()
-            .transform("fail once", batches.getType(), new FailOnceOperator(0, 5))
-            .setParallelism(2)
-            .transform("ids", Types.LONG, new RowIds())
-            .setParallelism(2);
+    DataStream<Long> ids = RestoreJobs.idsAfterOneFailure(batches, 0, 5);
     CloseableIterator<Long> results = ids.collectAsync();
     JobClient job = env.executeAsync("restore");
     Set<Long> seen = new HashSet<>();
@@ -273,37 +249,9 @@ class KafkaBatchSourceTest {
       }
     } finally {
       results.close();
-      awaitEnd(job);
+      RestoreJobs.cancelAndAwaitEnd(job, DEADLINE);
     }
     assertThat(seen).hasSize(groups * 6);
-  }
-
-  // The collect iterator cancels the job on close but does not wait; the leak check needs its end.
-  private static void awaitEnd(JobClient job) throws Exception {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (!job.getJobStatus().get().isGloballyTerminalState()) {
-      if (job.getJobStatus().get() == JobStatus.RUNNING) {
-        job.cancel().get();
-      }
-      assertThat(System.nanoTime()).as("the job to end").isLessThan(deadline);
-      Thread.sleep(20);
-    }
-  }
-
-  /** The ids (column 0) of every batch, one record each. */
-  private static final class RowIds extends AbstractStreamOperator<Long>
-      implements OneInputStreamOperator<BatchRecord, Long> {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public void processElement(StreamRecord<BatchRecord> element) {
-      try (BatchRecord record = element.getValue()) {
-        BigIntVector id = (BigIntVector) record.batch().getVector(0);
-        for (int i = 0; i < record.rowCount(); i++) {
-          output.collect(new StreamRecord<>(id.get(i)));
-        }
-      }
-    }
   }
 
   private static KafkaBatchSource.Builder builder(String topic) {
