@@ -1,9 +1,13 @@
 package dev.quiver.flink.watch;
 
 import static dev.quiver.flink.testing.FlinkTestJobs.streamingEnvironment;
+import static dev.quiver.plan.expr.Exprs.call;
+import static dev.quiver.plan.expr.Exprs.lit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.flink.compiler.StageGraphCompiler;
+import dev.quiver.flink.compiler.StreamScans;
 import dev.quiver.flink.runtime.BatchResults;
 import dev.quiver.flink.runtime.ResultRecords;
 import dev.quiver.flink.testing.FlinkTestJobs;
@@ -13,7 +17,11 @@ import dev.quiver.flink.testing.SlowOperator;
 import dev.quiver.flink.testing.WatermarkRecorder;
 import dev.quiver.formats.BatchFileWriter;
 import dev.quiver.formats.FileFormat;
+import dev.quiver.plan.expr.ScalarFunction;
+import dev.quiver.plan.node.PlanBuilder;
+import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.time.EventTime;
+import dev.quiver.stage.StagePlanner;
 import dev.quiver.testing.ArrowLeakCheck;
 import dev.quiver.testing.BatchRows;
 import java.nio.file.Files;
@@ -165,6 +173,49 @@ class WatchedDirectorySourceTest {
       RestoreJobs.cancelAndAwaitEnd(job, DEADLINE);
     }
     assertThat(seen).hasSize(files * 50);
+  }
+
+  /**
+   * The watched files read by a Quiver stage (a projection, compiled by {@link StageGraphCompiler}
+   * from a plan over a {@link StreamScans} table) in the same STREAMING job: the stage passes its
+   * batches and the source's watermarks on. (A filter would hold its small outputs back until a
+   * batch of the target size or the end of input: {@code CoalescingOutput}, a later slice's work.)
+   */
+  @Test
+  void aQuiverStageProjectsTheFilesAndPassesTheirWatermarksOn(BufferAllocator allocator)
+      throws Exception {
+    Path watched = Files.createDirectories(dir.resolve("stage"));
+    WatchedDirectorySource source =
+        WatchedDirectorySource.builder(watched, FileFormat.PARQUET, SCHEMA)
+            .scanInterval(Duration.ofMillis(100))
+            .eventTime(new EventTime("ts", Duration.ofSeconds(5)))
+            .idleTimeout(Duration.ofMillis(300))
+            .build();
+    StreamExecutionEnvironment env = streamingEnvironment();
+    StreamScans streams = new StreamScans();
+    PlanBuilder scan = PlanBuilder.scan(streams.add("files", source.stream(env, 1)), 1);
+    PlanNode plan =
+        scan.project(
+                List.of(call(ScalarFunction.ADD, scan.col(0), lit(1000L)), scan.col(1)),
+                List.of("id", "name"))
+            .build();
+    DataStream<BatchRecord> filtered =
+        new StageGraphCompiler()
+            .withScanSources(streams)
+            .compile(env, StagePlanner.withDefaultRewrites().plan(plan));
+    DataStream<BatchRecord> recorded = WatermarkRecorder.record(filtered, "stage");
+    Map<Long, List<Object>> rows = new HashMap<>();
+    try (ResultRecords records = BatchResults.collect(recorded, allocator, "stage")) {
+      write(watched, "a.parquet", FileFormat.PARQUET, 0, 100, allocator);
+      readUntil(records, rows, 100);
+      write(watched, "b.parquet", FileFormat.PARQUET, 100, 200, allocator);
+      readUntil(records, rows, 200);
+      awaitWatermark("stage", millis(199) - 5_000);
+    }
+    assertThat(rows).hasSize(200);
+    for (long id = 0; id < 200; id++) {
+      assertThat(rows.get(id + 1000)).isEqualTo(java.util.Arrays.asList(id + 1000, row(id).get(1)));
+    }
   }
 
   /** Rows [from, to) written to a staging file beside the target, then renamed to {@code name}. */
