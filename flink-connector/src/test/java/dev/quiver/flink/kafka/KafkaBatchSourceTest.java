@@ -188,6 +188,34 @@ class KafkaBatchSourceTest {
   }
 
   @Test
+  void aReaderWithoutPartitionsDoesNotHoldTheWatermarkBack(BufferAllocator allocator)
+      throws Exception {
+    String topic = "one-partition";
+    KAFKA.createTopic(topic, 1);
+    KafkaBatchSource source =
+        builder(topic)
+            .eventTime(new EventTime("ts", Duration.ofSeconds(5)))
+            .idleTimeout(Duration.ofMillis(500))
+            .build();
+    // Two readers, one partition: one reader never gets a split.
+    DataStream<BatchRecord> stream =
+        WatermarkRecorder.record(source.stream(streamingEnvironment(), "one", 2), "one");
+    long expectedWatermark = KafkaEvents.eventMillis(49) - 5_000;
+    Map<Long, List<Object>> rows = new HashMap<>();
+    try (ResultRecords records = BatchResults.collect(stream, allocator, "one")) {
+      List<String> values = new ArrayList<>();
+      for (long id = 0; id < 50; id++) {
+        values.add(KafkaEvents.json(id));
+      }
+      KAFKA.send(topic, 0, values);
+      readUntil(records, batch -> rows.size() >= 50, rows, null);
+      awaitCondition(
+          () -> WatermarkRecorder.watermarks("one").contains(expectedWatermark),
+          "the watermark to reach " + expectedWatermark);
+    }
+  }
+
+  @Test
   void aMalformedValueFailsTheJobNamingTopicPartitionOffsetAndColumn(BufferAllocator allocator)
       throws Exception {
     String topic = "malformed";
