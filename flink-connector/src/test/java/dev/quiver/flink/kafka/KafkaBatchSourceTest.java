@@ -216,6 +216,22 @@ class KafkaBatchSourceTest {
   }
 
   @Test
+  void aBoundedSourceEndsAtTheOffsetsLatestWhenItStarted(BufferAllocator allocator)
+      throws Exception {
+    String topic = "bounded";
+    KAFKA.createTopic(topic, 2);
+    send(topic, 0, 101, KafkaEvents::json);
+    KafkaBatchSource source = builder(topic).bounded().batchRows(16).build();
+    // The job ends by itself: every waiting batch is emitted at the end, and the tasks' memory must
+    // be back (a normal end checks it strictly).
+    List<List<Object>> rows =
+        FlinkTestJobs.collectRows(source.stream(streamingEnvironment(), "bounded", 2), allocator);
+    assertThat(rows)
+        .containsExactlyInAnyOrderElementsOf(
+            LongStream.range(0, 101).mapToObj(KafkaEvents::row).toList());
+  }
+
+  @Test
   void aMalformedValueFailsTheJobNamingTopicPartitionOffsetAndColumn(BufferAllocator allocator)
       throws Exception {
     String topic = "malformed";
