@@ -3,6 +3,7 @@ package dev.quiver.flink.testing;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.runtime.BatchResults;
 import dev.quiver.testing.BatchRows;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -10,6 +11,7 @@ import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.BatchExecutionOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -42,6 +44,21 @@ public final class FlinkTestJobs {
     conf.set(BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED, false);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    return env;
+  }
+
+  /**
+   * A STREAMING environment with the same settings, watermarks emitted every 50 ms (so idleness is
+   * noticed quickly) and no restarts (a failure ends the job with its error).
+   */
+  public static StreamExecutionEnvironment streamingEnvironment() {
+    Configuration conf = new Configuration();
+    conf.set(PipelineOptions.GENERIC_TYPES, false);
+    conf.set(PipelineOptions.OBJECT_REUSE, true);
+    conf.set(PipelineOptions.AUTO_WATERMARK_INTERVAL, Duration.ofMillis(50));
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
     return env;
   }
 
