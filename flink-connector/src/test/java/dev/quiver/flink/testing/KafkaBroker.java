@@ -66,11 +66,39 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     close();
   }
 
-  /** Starts the broker and waits until it answers. */
+  /**
+   * Starts the broker and waits until it answers. Its ports are found free just before it binds
+   * them; if another process took one in between, it starts again on other ports (at most {@value
+   * #START_ATTEMPTS} times), so the test does not depend on that race.
+   */
   public void start() throws Exception {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        startOnce(freePort(), freePort());
+        return;
+      } catch (Exception e) {
+        if (attempt >= START_ATTEMPTS || !portTaken(e)) {
+          throw e;
+        }
+        LOG.warn("a port of the Kafka broker was taken meanwhile; starting again", e);
+        close();
+      }
+    }
+  }
+
+  private static final int START_ATTEMPTS = 3;
+
+  static boolean portTaken(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.BindException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void startOnce(int brokerPort, int controllerPort) throws Exception {
     logDir = Files.createTempDirectory("quiver-kafka-");
-    int brokerPort = freePort();
-    int controllerPort = freePort();
     Properties props = new Properties();
     props.put("process.roles", "broker,controller");
     props.put("node.id", "1");
@@ -204,8 +232,8 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     }
   }
 
-  // Bound and released at once: the broker binds it a moment later (loopback, so nothing else in
-  // this test run is likely to take it in between).
+  // Bound and released at once: the broker binds it a moment later (if something else took it in
+  // between, start tries again on other ports).
   private static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       socket.setReuseAddress(true);
