@@ -155,7 +155,8 @@ public final class SqlPlanner {
                     SqlLibraryOperators.STRING_AGG,
                     LibraryAggregates.MEDIAN,
                     LibraryAggregates.QUANTILE_CONT,
-                    LibraryAggregates.QUANTILE_DISC)))
+                    LibraryAggregates.QUANTILE_DISC,
+                    CumulateTableFunction.INSTANCE)))
         // CASE / UNION over string literals of different lengths is VARCHAR, not padded CHAR:
         // CASE WHEN .. THEN 'no a' ELSE 'a' END yields 'a', as in PostgreSQL and DuckDB.
         .typeSystem(

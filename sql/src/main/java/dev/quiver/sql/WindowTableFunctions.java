@@ -25,21 +25,26 @@ import org.apache.calcite.rex.RexNode;
 
 /**
  * The windowing table functions, as Flink SQL writes them: {@code TABLE(TUMBLE(TABLE t,
- * DESCRIPTOR(ts), size [, offset]))} and {@code TABLE(HOP(TABLE t, DESCRIPTOR(ts), slide, size [,
- * offset]))} are {@code t} with two more columns, {@code window_start} and {@code window_end}, the
- * bounds of each window a row's {@code ts} falls in; a query then aggregates {@code GROUP BY
- * window_start, window_end, ...}. Over a bounded table (batch), each is a projection:
+ * DESCRIPTOR(ts), size [, offset]))}, {@code TABLE(HOP(TABLE t, DESCRIPTOR(ts), slide, size [,
+ * offset]))} and {@code TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), step, size [, offset]))} (Calcite
+ * has no CUMULATE: {@link CumulateTableFunction}) are {@code t} with two more columns, {@code
+ * window_start} and {@code window_end}, the bounds of each window a row's {@code ts} falls in; a
+ * query then aggregates {@code GROUP BY window_start, window_end, ...}. Over a bounded table
+ * (batch), each is a projection:
  *
  * <pre>
  *   TUMBLE   window_start = time_bucket(size, ts, epoch + offset)       one window per row
  *            window_end   = window_start + size
  *   HOP      window_start = time_bucket(slide, ts, epoch + offset) - k * slide,  k = 0 .. size/slide - 1
  *            window_end   = window_start + size                          size/slide windows per row
+ *   CUMULATE window_start = time_bucket(size, ts, epoch + offset)
+ *            window_end   = window_start + j * step,  j = 1 .. size/step, where window_end > ts
  * </pre>
  *
  * Windows are aligned to 1970-01-01 00:00:00 plus the offset, as Flink's are. A row whose time is
- * NULL belongs to no window. HOP is the UNION ALL of one projection per k (its size must be a
- * multiple of its slide, as Flink requires; at most {@value #MAX_HOPS} windows per row).
+ * NULL belongs to no window. HOP and CUMULATE are the UNION ALL of one projection per window of a
+ * row (CUMULATE's filtered to the windows that end after it); their size must be a multiple of
+ * their slide or step, as Flink requires, and at most {@value #MAX_HOPS} windows per row.
  */
 final class WindowTableFunctions {
   static final int MAX_HOPS = 64;
@@ -75,15 +80,29 @@ final class WindowTableFunctions {
                   + "), as in Flink SQL");
         }
       }
+      case "CUMULATE" -> {
+        slide = interval(name, "step", operands, 1);
+        size = interval(name, "size", operands, 2);
+        offset = operands.size() > 3 ? interval(name, "offset", operands, 3) : Duration.ZERO;
+        if (size.toMillis() % slide.toMillis() != 0) {
+          throw invalid(
+              "CUMULATE's size ("
+                  + size
+                  + ") must be a whole multiple of its step ("
+                  + slide
+                  + "), as in Flink SQL");
+        }
+      }
       default -> throw Errors.unsupported("the " + name + " window table function");
     }
+    boolean cumulate = name.equals("CUMULATE");
     if (slide.isNegative() || slide.isZero() || size.isNegative() || size.isZero()) {
       throw invalid(name + "'s size and slide must be positive intervals");
     }
     long hops = size.toMillis() / slide.toMillis();
     if (hops > MAX_HOPS) {
       throw Errors.unsupported(
-          "HOP with " + hops + " windows per row (size / slide); at most " + MAX_HOPS);
+          name + " with " + hops + " windows per row (size / slide); at most " + MAX_HOPS);
     }
 
     PlanBuilder input = translator.translate(scan.getInputs().get(0));
@@ -106,23 +125,43 @@ final class WindowTableFunctions {
     Expr bucket =
         FunctionRegistry.call(
             "time_bucket",
-            Exprs.interval(slide),
+            Exprs.interval(cumulate ? size : slide),
             ts,
             new Literal(EPOCH.plus(offset), SqlType.TIMESTAMP));
     List<PlanBuilder> windows = new ArrayList<>();
     for (long k = 0; k < hops; k++) {
-      Expr start =
-          k == 0
-              ? bucket
-              : Exprs.call(ScalarFunction.SUBTRACT, bucket, Exprs.interval(slide.multipliedBy(k)));
+      Expr start;
+      Expr end;
+      if (cumulate) { // the common start, and the k-th end: a row is in those ending after it
+        start = bucket;
+        end = Exprs.call(ScalarFunction.ADD, bucket, Exprs.interval(slide.multipliedBy(k + 1)));
+      } else {
+        start =
+            k == 0
+                ? bucket
+                : Exprs.call(
+                    ScalarFunction.SUBTRACT, bucket, Exprs.interval(slide.multipliedBy(k)));
+        end = Exprs.call(ScalarFunction.ADD, start, Exprs.interval(size));
+      }
       List<Expr> exprs = new ArrayList<>();
       for (int c = 0; c < input.schema().size(); c++) {
         Column each = input.schema().column(c);
         exprs.add(new ColumnRef(c, each.type(), each.nullable(), each.name()));
       }
       exprs.add(start);
-      exprs.add(Exprs.call(ScalarFunction.ADD, start, Exprs.interval(size)));
-      windows.add(input.project(exprs, names));
+      exprs.add(end);
+      PlanBuilder window = input.project(exprs, names);
+      if (cumulate && k < hops - 1) { // the last window ends after every row of its cumulation
+        Column endColumn = window.schema().column(exprs.size() - 1);
+        window =
+            window.filter(
+                Exprs.call(
+                    ScalarFunction.GREATER_THAN,
+                    new ColumnRef(
+                        exprs.size() - 1, endColumn.type(), endColumn.nullable(), endColumn.name()),
+                    ts));
+      }
+      windows.add(window);
     }
     return windows.size() == 1 ? windows.get(0) : translator.unionAll(windows);
   }
