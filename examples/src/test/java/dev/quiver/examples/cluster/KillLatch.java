@@ -27,7 +27,9 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * <ul>
  *   <li>writes {@code DIR/attempt-N} (N: Flink's execution attempt number) naming the process it
  *       runs in: its process id and its TaskManager's resource id;
- *   <li>in attempt 0 only, then waits until {@code DIR/release} exists.
+ *   <li>in attempt 0 only, then waits until {@code DIR/release} exists; in a later attempt, only if
+ *       {@code DIR/hold-restarts} exists, until {@code DIR/release-restarts} does (a test that
+ *       cancels the job while it recovers).
  * </ul>
  *
  * The test reads {@code attempt-0}, kills that process, and only then writes {@code release}; so
@@ -49,6 +51,8 @@ final class KillLatch extends BatchOperator
   static final String TASK_MANAGER = "taskmanager";
 
   private static final String RELEASE = "release";
+  private static final String HOLD_RESTARTS = "hold-restarts";
+  private static final String RELEASE_RESTARTS = "release-restarts";
   private static final Duration POLL = Duration.ofMillis(20);
 
   private final String dir;
@@ -115,8 +119,11 @@ final class KillLatch extends BatchOperator
     here.store(text, taskName() + ", attempt " + attempt);
     Path written = Files.writeString(folder.resolve(".attempt-" + attempt), text.toString(), UTF_8);
     Files.move(written, folder.resolve("attempt-" + attempt), StandardCopyOption.ATOMIC_MOVE);
-    while (attempt == 0 && !Files.exists(folder.resolve(RELEASE))) {
-      Thread.sleep(POLL.toMillis());
+    while ((attempt == 0 && !Files.exists(folder.resolve(RELEASE)))
+        || (attempt > 0
+            && Files.exists(folder.resolve(HOLD_RESTARTS))
+            && !Files.exists(folder.resolve(RELEASE_RESTARTS)))) {
+      Thread.sleep(POLL.toMillis()); // cancellation interrupts it
     }
   }
 
@@ -140,6 +147,16 @@ final class KillLatch extends BatchOperator
   static Properties attempt(Path dir, int attempt) {
     Path file = dir.resolve("attempt-" + attempt);
     return Files.exists(file) ? read(file) : null;
+  }
+
+  /** Makes the restarted attempts (N &gt; 0) wait too, until {@link #releaseRestarts}. */
+  static void holdRestarts(Path dir) throws IOException {
+    Files.createFile(dir.resolve(HOLD_RESTARTS));
+  }
+
+  /** Lets the restarted attempts go on. */
+  static void releaseRestarts(Path dir) throws IOException {
+    Files.createFile(dir.resolve(RELEASE_RESTARTS));
   }
 
   /** Lets attempt 0 go on (if it still runs). */

@@ -211,6 +211,51 @@ class TaskManagerKillsIT {
   }
 
   /**
+   * Cancelled while the job recovers: a TaskManager killed under the spilling sort, and the held
+   * task's restarted attempt, on another TaskManager with its own spill files, held at the same
+   * latch; the query is cancelled there. The job ends CANCELED and the TaskManagers that lived on
+   * keep no spill file and no Arrow memory.
+   */
+  @Test
+  void cancellingWhileTheJobRecoversFromAKilledTaskManagerLeavesNothing() throws Exception {
+    Kill kill = Kill.SPILLING_SORT;
+    Path latch = latchDir("cancel-during-recovery");
+    KillLatch.holdRestarts(latch);
+    int[] held = {-1};
+    try (QuiverSession session = session(latch, held, kill, null)) {
+      Stage stage = kill.held(session.stageGraph(kill.sql));
+      held[0] = stage.id();
+      FaultMatrix.fault(
+          "cancel while the job recovers from a killed TaskManager",
+          where(kill.where, stage, kill.sql) + ", the restarted attempt held");
+      SqlResult result = session.sql(kill.sql);
+      String job = result.jobId().toHexString();
+      JsonNode ended;
+      try (result) {
+        Killed killed = killHeld(job, latch, true);
+        Properties restarted = KillLatch.await(latch, 1, JOB_RUN);
+        assertThat(restarted.getProperty(KillLatch.TASK_MANAGER))
+            .as("the restarted attempt runs elsewhere")
+            .isNotEqualTo(killed.taskManager());
+        long restartedPid = Long.parseLong(restarted.getProperty(KillLatch.PID));
+        assertThat(spillFiles(tpch.cluster.temporaryDirectory(restartedPid)))
+            .as("spill files of the restarted attempt at the cancellation")
+            .isNotEmpty();
+        result.cancel();
+        ended = tpch.cluster.rest().awaitJob(job, JOB_RUN);
+      } catch (QuiverException e) {
+        ended = tpch.cluster.rest().awaitJob(job, JOB_RUN); // close reports the cancellation
+      } finally {
+        KillLatch.releaseRestarts(latch);
+      }
+      assertThat(ended.path("state").asText()).isEqualTo("CANCELED");
+      assertNothingLeftOnLiveTaskManagers();
+      FaultMatrix.canceled(
+          "CANCELED; no spill file or Arrow memory left on the TaskManagers that lived on");
+    }
+  }
+
+  /**
    * The file sink, killed while the task that writes a part has written two batches of it (the
    * other task's part may be staged already): the output is published once, exactly the query's
    * rows, with no trace of the lost attempt's unfinished part.
