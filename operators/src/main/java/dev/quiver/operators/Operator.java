@@ -38,6 +38,15 @@ public interface Operator extends AutoCloseable {
   /** Tells the operator that {@code input} has no more batches. */
   void finish(int input);
 
+  /**
+   * Emits now the rows the operator holds only to make fuller output batches (never output that
+   * needs more input to be right, such as an aggregate's groups), so that no row waits for input
+   * that may be long in coming: an unbounded (streaming) task calls it before a watermark or a
+   * checkpoint barrier passes it. Does nothing once the operator is finished or closed. Most
+   * operators hold no such rows.
+   */
+  default void flush() {}
+
   /** Releases everything the operator holds. Idempotent. */
   @Override
   void close();

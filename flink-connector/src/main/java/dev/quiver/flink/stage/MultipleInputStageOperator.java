@@ -17,6 +17,7 @@ import org.apache.flink.streaming.api.operators.InputSelectable;
 import org.apache.flink.streaming.api.operators.InputSelection;
 import org.apache.flink.streaming.api.operators.MultipleInputStreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
@@ -155,6 +156,23 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
   public void finish() throws Exception {
     super.finish();
     finished = true;
+  }
+
+  /** Held rows go out before the watermark and the checkpoint barrier (see StageOperator). */
+  @Override
+  public void processWatermark(Watermark mark) throws Exception {
+    if (driver != null) {
+      driver.flush();
+    }
+    super.processWatermark(mark);
+  }
+
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    if (driver != null) {
+      driver.flush();
+    }
+    super.prepareSnapshotPreBarrier(checkpointId);
   }
 
   @Override

@@ -151,6 +151,24 @@ final class StageDriver implements AutoCloseable {
   }
 
   /**
+   * Sends on the rows the pipeline's operators hold only to fill batches (see {@link
+   * TaskPipeline#flush()}): in an unbounded job, before a watermark or a checkpoint barrier passes
+   * the task, so no row falls behind a watermark or is missing from a checkpoint.
+   */
+  void flush() {
+    if (outputFinished) {
+      return;
+    }
+    long begin = System.nanoTime();
+    try {
+      pipeline.flush();
+    } catch (RuntimeException e) {
+      throw located(e);
+    }
+    stats.busyNanos.add(System.nanoTime() - begin);
+  }
+
+  /**
    * {@code e} with the stage and task it happened in, so that the one line a user sees says where
    * (EXPLAIN shows the same stage ids): {@code [DIVISION_BY_ZERO] ... (stage 2, task 1 of 4)}. An
    * error that is not a {@link QuiverException} (an operator's bug, or an operator chained after

@@ -7,6 +7,7 @@ import dev.quiver.flink.exchange.OutputEmitter;
 import dev.quiver.flink.exchange.OutputSplit;
 import dev.quiver.flink.runtime.BatchOperator;
 import dev.quiver.operators.exec.TaskPipeline;
+import org.apache.flink.streaming.api.watermark.Watermark;
 
 /**
  * One task of a stage in a Flink job: runs the stage's operator pipeline over the records of its
@@ -70,6 +71,28 @@ public abstract class StageOperator extends BatchOperator {
   /** Stage input {@code input} has ended; once the pipeline has finished, the output ends too. */
   protected final void inputEnded(int input) {
     driver.inputEnded(input);
+  }
+
+  /**
+   * Rows the pipeline holds only to fill a batch go out before the watermark: a watermark promises
+   * that no earlier row follows, so a row held behind it would arrive late downstream (unbounded
+   * jobs; a bounded job sees only the final watermark, after its input).
+   */
+  @Override
+  public void processWatermark(Watermark mark) throws Exception {
+    if (driver != null) {
+      driver.flush();
+    }
+    super.processWatermark(mark);
+  }
+
+  /** And before a checkpoint barrier: rows held in no state would be lost on a restore. */
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    if (driver != null) {
+      driver.flush();
+    }
+    super.prepareSnapshotPreBarrier(checkpointId);
   }
 
   @Override

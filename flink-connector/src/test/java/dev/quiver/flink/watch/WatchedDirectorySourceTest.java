@@ -178,8 +178,7 @@ class WatchedDirectorySourceTest {
   /**
    * The watched files read by a Quiver stage (a projection, compiled by {@link StageGraphCompiler}
    * from a plan over a {@link StreamScans} table) in the same STREAMING job: the stage passes its
-   * batches and the source's watermarks on. (A filter would hold its small outputs back until a
-   * batch of the target size or the end of input: {@code CoalescingOutput}, a later slice's work.)
+   * batches and the source's watermarks on.
    */
   @Test
   void aQuiverStageProjectsTheFilesAndPassesTheirWatermarksOn(BufferAllocator allocator)
@@ -215,6 +214,50 @@ class WatchedDirectorySourceTest {
     assertThat(rows).hasSize(200);
     for (long id = 0; id < 200; id++) {
       assertThat(rows.get(id + 1000)).isEqualTo(java.util.Arrays.asList(id + 1000, row(id).get(1)));
+    }
+  }
+
+  /**
+   * A filter stage over the watched files: its small outputs, held for a fuller batch, go out at
+   * each watermark (the stage flushes before passing it on), long before any end of input; the rows
+   * and the watermarks arrive.
+   */
+  @Test
+  void aQuiverFilterStagePassesItsRowsOnAtEachWatermark(BufferAllocator allocator)
+      throws Exception {
+    Path watched = Files.createDirectories(dir.resolve("filter"));
+    WatchedDirectorySource source =
+        WatchedDirectorySource.builder(watched, FileFormat.PARQUET, SCHEMA)
+            .scanInterval(Duration.ofMillis(100))
+            .eventTime(new EventTime("ts", Duration.ofSeconds(5)))
+            .idleTimeout(Duration.ofMillis(300))
+            .build();
+    StreamExecutionEnvironment env = streamingEnvironment();
+    StreamScans streams = new StreamScans();
+    PlanBuilder scan = PlanBuilder.scan(streams.add("files", source.stream(env, 1)), 1);
+    PlanNode plan =
+        scan.filter(
+                call(
+                    ScalarFunction.EQUAL,
+                    call(ScalarFunction.MODULO, scan.col(0), lit(2L)),
+                    lit(0L)))
+            .build();
+    DataStream<BatchRecord> filtered =
+        new StageGraphCompiler()
+            .withScanSources(streams)
+            .compile(env, StagePlanner.withDefaultRewrites().plan(plan));
+    DataStream<BatchRecord> recorded = WatermarkRecorder.record(filtered, "filter");
+    Map<Long, List<Object>> rows = new HashMap<>();
+    try (ResultRecords records = BatchResults.collect(recorded, allocator, "filter")) {
+      write(watched, "a.parquet", FileFormat.PARQUET, 0, 100, allocator);
+      readUntil(records, rows, 50);
+      write(watched, "b.parquet", FileFormat.PARQUET, 100, 200, allocator);
+      readUntil(records, rows, 100);
+      awaitWatermark("filter", millis(199) - 5_000);
+    }
+    assertThat(rows).hasSize(100);
+    for (long id = 0; id < 200; id += 2) {
+      assertThat(rows.get(id)).isEqualTo(row(id));
     }
   }
 

@@ -160,6 +160,20 @@ public final class TaskPipeline implements AutoCloseable {
     return root.unfinished == 0;
   }
 
+  /**
+   * {@linkplain Operator#flush() Flushes} every operator, each after all the operators that feed
+   * it, so the rows a task holds only to fill batches reach its sink: what an unbounded task does
+   * before a watermark or checkpoint barrier passes it.
+   */
+  public void flush() {
+    for (int i = nodes.size() - 1; i >= 0; i--) { // nodes are in pre-order: children after parents
+      PipelineNode node = nodes.get(i);
+      if (node.operator != null) {
+        node.operator.flush();
+      }
+    }
+  }
+
   /** Moves past finished leaves, running each source reached. */
   private void advance() {
     while (next < schedule.size()) {

@@ -76,6 +76,17 @@ abstract class BuildProbeJoin implements Operator {
     }
   }
 
+  /** Emits the probe's pending output rows while the probe side runs (see {@link #flushOutput}). */
+  @Override
+  public final void flush() {
+    if (!closed && buildFinished && !probeFinished) {
+      flushOutput();
+    }
+  }
+
+  /** Emits the output rows held to fill a batch, if any. */
+  abstract void flushOutput();
+
   @Override
   public final void close() {
     if (closed) {

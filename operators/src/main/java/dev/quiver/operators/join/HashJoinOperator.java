@@ -281,6 +281,11 @@ public final class HashJoinOperator extends BuildProbeJoin {
   }
 
   @Override
+  void flushOutput() {
+    output.flush();
+  }
+
+  @Override
   void probeComplete() {
     if (grace != null) {
       grace.probeComplete();

@@ -97,6 +97,11 @@ public final class NestedLoopJoinOperator extends BuildProbeJoin {
   }
 
   @Override
+  void flushOutput() {
+    output.flush();
+  }
+
+  @Override
   void probeComplete() {
     matcher.emitBuildRows(build.batches());
     output.flush();

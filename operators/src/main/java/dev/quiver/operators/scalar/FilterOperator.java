@@ -134,6 +134,13 @@ public final class FilterOperator implements Operator {
 
   /** For example {@code Filter[(#4 >= DATE '1994-01-01')]}. */
   @Override
+  public void flush() {
+    if (!closed && !finished) {
+      output.flush();
+    }
+  }
+
+  @Override
   public String toString() {
     return "Filter[" + predicate.expression() + "]";
   }

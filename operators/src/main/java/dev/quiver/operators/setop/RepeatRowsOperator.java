@@ -189,6 +189,13 @@ public final class RepeatRowsOperator implements Operator {
 
   /** For example {@code RepeatRows[times=#2]}. */
   @Override
+  public void flush() {
+    if (!closed && !finished) {
+      output.flush();
+    }
+  }
+
+  @Override
   public String toString() {
     return "RepeatRows[times=#" + times + "]";
   }

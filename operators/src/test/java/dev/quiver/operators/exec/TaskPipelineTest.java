@@ -6,9 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.join.HashJoinOperator;
 import dev.quiver.operators.limit.LimitOperator;
+import dev.quiver.operators.scalar.FilterOperator;
 import dev.quiver.operators.union.UnionOperator;
+import dev.quiver.plan.expr.Exprs;
+import dev.quiver.plan.expr.ScalarFunction;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
+import dev.quiver.plan.type.SqlType;
 import dev.quiver.testing.ArrowLeakCheck;
 import dev.quiver.testing.BatchRows;
 import dev.quiver.testing.RandomBatches;
@@ -98,6 +102,61 @@ class TaskPipelineTest {
       }
     }
     assertThat(output).hasSizeGreaterThan(0).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  /**
+   * A flush empties every operator's held rows into the sink, upstream first: the join's pending
+   * output reaches the filter before the filter flushes (the other way round it would stay there).
+   */
+  @Test
+  void flushEmptiesTheHeldRowsOfEveryOperatorUpstreamFirst(BufferAllocator allocator) {
+    OperatorContext context = OperatorContext.of(allocator).withTargetBatchRows(1000);
+    RandomBatches random = new RandomBatches(3).distinctValues(5);
+    List<List<Object>> output = new ArrayList<>();
+    try (TaskPipeline pipeline =
+        TaskPipeline.build(
+            TaskPipeline.operator(
+                sink ->
+                    new FilterOperator(
+                        context,
+                        Exprs.call(ScalarFunction.IS_NOT_NULL, Exprs.col(0, SqlType.BIGINT)),
+                        sink),
+                TaskPipeline.operator(
+                    sink ->
+                        new HashJoinOperator(
+                            context,
+                            JoinKind.of(JoinType.INNER),
+                            SCHEMA,
+                            new int[] {0},
+                            SCHEMA,
+                            new int[] {0},
+                            null,
+                            sink),
+                    TaskPipeline.input(0),
+                    TaskPipeline.input(1))),
+            batch -> {
+              try (batch) {
+                output.addAll(BatchRows.rows(batch));
+              }
+            })) {
+      VectorSchemaRoot build = random.batch(SCHEMA, 20, allocator);
+      Map<Object, Integer> keys = new HashMap<>();
+      BatchRows.rows(build).stream()
+          .filter(row -> row.get(0) != null) // a NULL key matches nothing
+          .forEach(row -> keys.merge(row.get(0), 1, Integer::sum));
+      pipeline.add(0, build);
+      pipeline.finish(0);
+      VectorSchemaRoot probe = random.batch(SCHEMA, 10, allocator);
+      int matches =
+          BatchRows.rows(probe).stream().mapToInt(row -> keys.getOrDefault(row.get(0), 0)).sum();
+      assertThat(matches).as("the probe batch matches").isPositive().isLessThan(500);
+      pipeline.add(1, probe);
+      assertThat(output).as("held for fuller batches").isEmpty();
+      pipeline.flush();
+      assertThat(output).hasSize(matches);
+      pipeline.finish(1);
+      assertThat(output).hasSize(matches);
+    }
   }
 
   @Test

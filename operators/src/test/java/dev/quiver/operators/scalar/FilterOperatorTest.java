@@ -53,6 +53,31 @@ class FilterOperatorTest {
     return rows;
   }
 
+  /** Small outputs wait for a fuller batch, until a flush (a streaming task's watermark). */
+  @Test
+  void flushEmitsTheRowsHeldForAFullerBatch(BufferAllocator allocator) {
+    RandomBatches random = new RandomBatches(5).nullFraction(0.2);
+    VectorSchemaRoot first = random.batch(RandomBatches.ALL_TYPES, 40, allocator);
+    VectorSchemaRoot second = random.batch(RandomBatches.ALL_TYPES, 40, allocator);
+    List<List<Object>> expected = expected(PREDICATE, List.of(first, second), allocator);
+    OperatorContext context = context(allocator, 1000);
+    try (CollectingSink sink = new CollectingSink();
+        FilterOperator filter = new FilterOperator(context, PREDICATE, sink)) {
+      filter.add(0, first);
+      assertThat(sink.rows()).as("held for a fuller batch").isEmpty();
+      filter.flush();
+      List<List<Object>> flushed = List.copyOf(sink.rows());
+      assertThat(flushed).isNotEmpty().isEqualTo(expected.subList(0, flushed.size()));
+      assertThat(context.budget().used()).as("nothing held after a flush").isZero();
+      filter.flush(); // nothing held: nothing emitted
+      assertThat(sink.sizes()).hasSize(1);
+      filter.add(0, second);
+      filter.finish(0);
+      filter.flush(); // after the end: nothing
+      assertThat(sink.rows()).isEqualTo(expected);
+    }
+  }
+
   @Test
   void keepsExactlyTheTrueRowsInOrderWithinTheBatchBound(BufferAllocator allocator) {
     RandomBatches random = new RandomBatches(17).nullFraction(0.2);
