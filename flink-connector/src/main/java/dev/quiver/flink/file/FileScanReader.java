@@ -239,11 +239,7 @@ final class FileScanReader implements SourceReader<BatchRecord, FileScanSplit> {
         TaskAllocators.Binding binding = memory;
         memory = null;
         // A leak after a normal end is a bug; after a failure it is only logged (TaskAllocators).
-        if (finished) {
-          binding.close();
-        } else {
-          binding.closeAbnormally();
-        }
+        binding.close(finished);
       }
     }
   }

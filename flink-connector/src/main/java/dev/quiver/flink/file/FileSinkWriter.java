@@ -93,11 +93,8 @@ final class FileSinkWriter implements CommittingSinkWriter<BatchRecord, FilePart
     try {
       writer.close();
     } finally {
-      if (part != null) {
-        memory.close(); // a leak after a clean end is a bug
-      } else {
-        memory.closeAbnormally();
-      }
+      // a leak after a clean end is a bug
+      memory.close(part != null);
     }
   }
 }

@@ -236,11 +236,7 @@ final class KafkaBatchReader implements SourceReader<BatchRecord, KafkaPartition
         TaskAllocators.Binding binding = memory;
         memory = null;
         // An unbounded source ends by cancellation: only a bounded one that read all ends normally.
-        if (finished) {
-          binding.close();
-        } else {
-          binding.closeAbnormally();
-        }
+        binding.close(finished);
       }
     }
   }

@@ -59,11 +59,8 @@ public abstract class ArrowOperator<OUT> extends AbstractStreamOperator<OUT> {
       if (memory != null) {
         TaskAllocators.Binding binding = memory;
         memory = null;
-        if (finished) {
-          binding.close(); // a leak after a normal end is a bug
-        } else {
-          binding.closeAbnormally();
-        }
+        // a leak after a normal end is a bug
+        binding.close(finished);
       }
     }
   }

@@ -198,10 +198,7 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
     }
     TaskAllocators.Binding binding = memory;
     memory = null;
-    if (finished) {
-      binding.close(); // a leak after a normal end is a bug: fail the task
-    } else {
-      binding.closeAbnormally();
-    }
+    // a leak after a normal end is a bug: fail the task
+    binding.close(finished);
   }
 }

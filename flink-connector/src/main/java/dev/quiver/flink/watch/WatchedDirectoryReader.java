@@ -181,11 +181,7 @@ final class WatchedDirectoryReader implements SourceReader<BatchRecord, WatchedF
         TaskAllocators.Binding binding = memory;
         memory = null;
         // A watch ends by cancellation: a leak is then logged by the last holder, not thrown.
-        if (finished) {
-          binding.close();
-        } else {
-          binding.closeAbnormally();
-        }
+        binding.close(finished);
       }
     }
   }

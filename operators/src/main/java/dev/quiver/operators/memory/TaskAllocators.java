@@ -103,6 +103,18 @@ public final class TaskAllocators {
     }
 
     /**
+     * Drops this reference: {@link #close()} if the holder {@code endedNormally} (a leak is then a
+     * bug and fails), else {@link #closeAbnormally()} (a leak is logged).
+     */
+    public void close(boolean endedNormally) {
+      if (endedNormally) {
+        close();
+      } else {
+        closeAbnormally();
+      }
+    }
+
+    /**
      * Drops this reference; the last one unbinds the thread and closes an owned allocator, which
      * fails if the task leaked memory and no holder {@linkplain #closeAbnormally ended abnormally}.
      */
