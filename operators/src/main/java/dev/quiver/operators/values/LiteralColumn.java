@@ -4,9 +4,11 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.Period;
 import java.time.ZoneOffset;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -16,12 +18,15 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.IntervalDayVector;
+import org.apache.arrow.vector.IntervalYearVector;
 import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.IntervalUnit;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -115,6 +120,28 @@ final class LiteralColumn {
               rows,
               LiteralColumn::micros,
               (vector, i, v) -> ((TimeStampVector) vector).setSafe(i, (Long) v));
+        }
+        break;
+      case Interval:
+        IntervalUnit unit = ((ArrowType.Interval) type).getUnit();
+        if (unit == IntervalUnit.DAY_TIME) {
+          return new LiteralColumn(
+              field,
+              rows,
+              v -> v instanceof Duration ? v : null,
+              (vector, i, v) -> {
+                Duration duration = (Duration) v;
+                long days = duration.toDays();
+                ((IntervalDayVector) vector)
+                    .setSafe(i, Math.toIntExact(days), (int) duration.minusDays(days).toMillis());
+              });
+        } else if (unit == IntervalUnit.YEAR_MONTH) {
+          return new LiteralColumn(
+              field,
+              rows,
+              v -> v instanceof Period ? v : null,
+              (vector, i, v) ->
+                  ((IntervalYearVector) vector).setSafe(i, (int) ((Period) v).toTotalMonths()));
         }
         break;
       default:
