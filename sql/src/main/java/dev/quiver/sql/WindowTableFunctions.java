@@ -8,8 +8,10 @@ import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.Exprs;
 import dev.quiver.plan.expr.Literal;
 import dev.quiver.plan.expr.ScalarFunction;
+import dev.quiver.plan.join.JoinType;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.PlanBuilder;
+import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.type.SqlType;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -42,9 +44,10 @@ import org.apache.calcite.rex.RexNode;
  * </pre>
  *
  * Windows are aligned to 1970-01-01 00:00:00 plus the offset, as Flink's are. A row whose time is
- * NULL belongs to no window. HOP and CUMULATE are the UNION ALL of one projection per window of a
- * row (CUMULATE's filtered to the windows that end after it); their size must be a multiple of
- * their slide or step, as Flink requires, and at most {@value #MAX_HOPS} windows per row.
+ * NULL belongs to no window. HOP and CUMULATE join each row with the offsets of its windows (a
+ * VALUES list, in the same task: the input is read once), CUMULATE keeping the windows that end
+ * after the row; their size must be a multiple of their slide or step, as Flink requires, and at
+ * most {@value #MAX_HOPS} windows per row.
  */
 final class WindowTableFunctions {
   static final int MAX_HOPS = 64;
@@ -128,42 +131,45 @@ final class WindowTableFunctions {
             Exprs.interval(cumulate ? size : slide),
             ts,
             new Literal(EPOCH.plus(offset), SqlType.TIMESTAMP));
-    List<PlanBuilder> windows = new ArrayList<>();
-    for (long k = 0; k < hops; k++) {
-      Expr start;
-      Expr end;
-      if (cumulate) { // the common start, and the k-th end: a row is in those ending after it
-        start = bucket;
-        end = Exprs.call(ScalarFunction.ADD, bucket, Exprs.interval(slide.multipliedBy(k + 1)));
-      } else {
-        start =
-            k == 0
-                ? bucket
-                : Exprs.call(
-                    ScalarFunction.SUBTRACT, bucket, Exprs.interval(slide.multipliedBy(k)));
-        end = Exprs.call(ScalarFunction.ADD, start, Exprs.interval(size));
-      }
-      List<Expr> exprs = new ArrayList<>();
-      for (int c = 0; c < input.schema().size(); c++) {
-        Column each = input.schema().column(c);
-        exprs.add(new ColumnRef(c, each.type(), each.nullable(), each.name()));
-      }
-      exprs.add(start);
-      exprs.add(end);
-      PlanBuilder window = input.project(exprs, names);
-      if (cumulate && k < hops - 1) { // the last window ends after every row of its cumulation
-        Column endColumn = window.schema().column(exprs.size() - 1);
-        window =
-            window.filter(
-                Exprs.call(
-                    ScalarFunction.GREATER_THAN,
-                    new ColumnRef(
-                        exprs.size() - 1, endColumn.type(), endColumn.nullable(), endColumn.name()),
-                    ts));
-      }
-      windows.add(window);
+    List<Expr> columns = new ArrayList<>();
+    for (int c = 0; c < input.schema().size(); c++) {
+      Column each = input.schema().column(c);
+      columns.add(new ColumnRef(c, each.type(), each.nullable(), each.name()));
     }
-    return windows.size() == 1 ? windows.get(0) : translator.unionAll(windows);
+    if (hops == 1) { // TUMBLE, or a HOP or CUMULATE of one window per row
+      List<Expr> exprs = new ArrayList<>(columns);
+      exprs.add(bucket);
+      exprs.add(Exprs.call(ScalarFunction.ADD, bucket, Exprs.interval(size)));
+      return input.project(exprs, names);
+    }
+    // Each row once per window it is in: the rows joined with the windows' offsets (a VALUES
+    // list in every task), so the input is read once.
+    List<List<Object>> offsets = new ArrayList<>();
+    for (long k = 0; k < hops; k++) {
+      offsets.add(List.of(slide.multipliedBy(cumulate ? k + 1 : k)));
+    }
+    Column offsetColumn = new Column("window_offset", SqlType.INTERVAL_DAY_TIME, false);
+    PlanBuilder copies =
+        input.nestedLoopJoin(
+            JoinType.INNER,
+            PlanBuilder.values(new RowSchema(List.of(offsetColumn)), offsets),
+            null);
+    Expr shift =
+        new ColumnRef(input.schema().size(), offsetColumn.type(), false, offsetColumn.name());
+    // HOP: windows start k slides before the row's slide; CUMULATE: they end k + 1 steps after
+    // the common start, and a row is only in those that end after it.
+    Expr start = cumulate ? bucket : Exprs.call(ScalarFunction.SUBTRACT, bucket, shift);
+    Expr end =
+        cumulate
+            ? Exprs.call(ScalarFunction.ADD, bucket, shift)
+            : Exprs.call(ScalarFunction.ADD, start, Exprs.interval(size));
+    if (cumulate) {
+      copies = copies.filter(Exprs.call(ScalarFunction.GREATER_THAN, end, ts));
+    }
+    List<Expr> exprs = new ArrayList<>(columns);
+    exprs.add(start);
+    exprs.add(end);
+    return copies.project(exprs, names);
   }
 
   private static int timeColumn(String function, RexNode descriptor) {
