@@ -199,7 +199,16 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
               ProducerConfig.LINGER_MS_CONFIG,
               0,
               ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-              true);
+              true,
+              // One request at a time, never timed out by the client: on 2 loaded cores a timed
+              // out request was retried beside later ones, the broker answered "out of order
+              // sequence" until the records expired (a suite run, 2026-12-02).
+              ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
+              1,
+              ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+              300_000,
+              ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+              600_000);
       producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
     }
     return producer;
