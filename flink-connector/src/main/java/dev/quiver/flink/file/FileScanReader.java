@@ -3,6 +3,7 @@ package dev.quiver.flink.file;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.flink.batch.BatchSlices;
 import dev.quiver.formats.FileBatchReader;
 import dev.quiver.formats.ScanKeyRanges;
 import dev.quiver.formats.ScanSpec;
@@ -13,11 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.TransferPair;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.core.io.InputStatus;
@@ -148,7 +146,8 @@ final class FileScanReader implements SourceReader<BatchRecord, FileScanSplit> {
         continue;
       }
       try (batch) {
-        VectorSchemaRoot rest = slice(batch, (int) skip, rows - (int) skip, batch.getSchema());
+        VectorSchemaRoot rest =
+            BatchSlices.slice(batch, (int) skip, rows - (int) skip, batch.getSchema(), allocator());
         skip = 0;
         return rest;
       }
@@ -161,24 +160,8 @@ final class FileScanReader implements SourceReader<BatchRecord, FileScanSplit> {
       return batch;
     }
     try (batch) {
-      return slice(batch, 0, batch.getRowCount(), output);
+      return BatchSlices.slice(batch, 0, batch.getRowCount(), output, allocator());
     }
-  }
-
-  private VectorSchemaRoot slice(VectorSchemaRoot batch, int from, int rows, Schema schema) {
-    List<FieldVector> vectors = new ArrayList<>(schema.getFields().size());
-    try {
-      for (int i = 0; i < schema.getFields().size(); i++) {
-        Field field = schema.getFields().get(i);
-        TransferPair pair = batch.getVector(i).getTransferPair(field, allocator());
-        pair.splitAndTransfer(from, rows);
-        vectors.add((FieldVector) pair.getTo());
-      }
-    } catch (RuntimeException e) {
-      vectors.forEach(FieldVector::close);
-      throw e;
-    }
-    return new VectorSchemaRoot(schema.getFields(), vectors, rows);
   }
 
   private BufferAllocator allocator() {

@@ -3,6 +3,7 @@ package dev.quiver.flink.watch;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.flink.batch.BatchSlices;
 import dev.quiver.formats.FileBatchReader;
 import dev.quiver.formats.ScanSpec;
 import dev.quiver.operators.memory.TaskAllocators;
@@ -10,9 +11,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.util.TransferPair;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
@@ -115,24 +114,9 @@ final class WatchedDirectoryReader implements SourceReader<BatchRecord, WatchedF
       try (batch) {
         int from = (int) skip;
         skip = 0;
-        return slice(batch, from, rows - from);
+        return BatchSlices.slice(batch, from, rows - from, batch.getSchema(), memory.allocator());
       }
     }
-  }
-
-  private VectorSchemaRoot slice(VectorSchemaRoot batch, int from, int rows) {
-    List<FieldVector> vectors = new ArrayList<>(batch.getFieldVectors().size());
-    try {
-      for (FieldVector vector : batch.getFieldVectors()) {
-        TransferPair pair = vector.getTransferPair(memory.allocator());
-        pair.splitAndTransfer(from, rows);
-        vectors.add((FieldVector) pair.getTo());
-      }
-    } catch (RuntimeException e) {
-      vectors.forEach(FieldVector::close);
-      throw e;
-    }
-    return new VectorSchemaRoot(batch.getSchema().getFields(), vectors, rows);
   }
 
   @Override
