@@ -11,6 +11,7 @@ import dev.quiver.flink.stage.MultipleInputStageOperatorFactory;
 import dev.quiver.flink.stage.OneInputStageOperator;
 import dev.quiver.flink.stage.SourceStageOperator;
 import dev.quiver.flink.stage.StageTaskFactory;
+import dev.quiver.flink.stage.StreamingTwoInputStageOperator;
 import dev.quiver.flink.stage.TwoInputStageOperator;
 import dev.quiver.operators.exec.PlanPipelines;
 import dev.quiver.plan.node.DefaultPlanVisitor;
@@ -22,6 +23,8 @@ import dev.quiver.stage.Stage;
 import dev.quiver.stage.StageGraph;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.core.memory.ManagedMemoryUseCase;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -195,7 +198,13 @@ public final class StageGraphCompiler {
     int tasks = stage.tasks();
     // Flink chains a scan's source into an n-input operator only (HEAD_WITH_SOURCES), never into
     // a two-input one: a stage with a scan and another input takes the n-input operator.
-    boolean chainsScan = inputs.size() >= 2 && leaves.stream().anyMatch(Scan.class::isInstance);
+    // A STREAMING job's operators cannot select their inputs: its tasks keep the order themselves.
+    // Its scans are not chained into the stage either: a finished bounded source chained into a
+    // task that runs on stops the task's checkpoints from completing.
+    boolean streaming =
+        env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.STREAMING;
+    boolean chainsScan =
+        !streaming && inputs.size() >= 2 && leaves.stream().anyMatch(Scan.class::isInstance);
     switch (chainsScan ? Math.max(3, inputs.size()) : inputs.size()) {
       case 0:
         return env.fromSequence(0, tasks - 1)
@@ -218,13 +227,18 @@ public final class StageGraphCompiler {
         return inputs
             .get(0)
             .connect(inputs.get(1))
-            .transform(name, type, new TwoInputStageOperator(task, split))
+            .transform(
+                name,
+                type,
+                streaming
+                    ? new StreamingTwoInputStageOperator(task, split)
+                    : new TwoInputStageOperator(task, split))
             .setParallelism(tasks);
       default:
         MultipleInputTransformation<BatchRecord> transformation =
             new MultipleInputTransformation<>(
                 name,
-                new MultipleInputStageOperatorFactory(inputs.size(), task, split),
+                new MultipleInputStageOperatorFactory(inputs.size(), task, split, streaming),
                 type,
                 tasks);
         inputs.forEach(input -> transformation.addInput(input.getTransformation()));

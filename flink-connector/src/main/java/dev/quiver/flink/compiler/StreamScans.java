@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.batch.BatchTypeInfo;
-import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.node.Scan;
 import dev.quiver.plan.node.SplitUnit;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -107,7 +105,7 @@ public final class StreamScans implements ScanSourceFactory {
               + " into");
     }
     Schema streamSchema = schemaOf(stream);
-    int[] columns = columns(name, streamSchema, scan.source().schema());
+    int[] columns = SelectColumnsOperator.columns(name, streamSchema, scan.source().schema());
     if (streamSchema.equals(type.schema()) && stream.getParallelism() == scan.tasks()) {
       return stream; // the scan reads the stream as it is
     }
@@ -122,30 +120,7 @@ public final class StreamScans implements ScanSourceFactory {
         .setParallelism(scan.tasks());
   }
 
-  /** The index in {@code stream} of each column of {@code read}, which must have its type. */
-  private static int[] columns(String name, Schema stream, RowSchema read) {
-    int[] columns = new int[read.size()];
-    for (int c = 0; c < columns.length; c++) {
-      Column column = read.column(c);
-      columns[c] = -1;
-      for (int s = 0; s < stream.getFields().size(); s++) {
-        Field field = stream.getFields().get(s);
-        if (field.getName().equals(column.name()) && Column.fromArrow(field).equals(column)) {
-          columns[c] = s;
-        }
-      }
-      if (columns[c] < 0) {
-        throw new IllegalArgumentException(
-            "the scan of stream table '" + name + "' reads " + column + ", which its stream lacks");
-      }
-    }
-    return columns;
-  }
-
   private static Schema schemaOf(DataStream<BatchRecord> batches) {
-    if (!(batches.getType() instanceof BatchTypeInfo type)) {
-      throw new IllegalArgumentException("not a stream of Arrow batches: " + batches.getType());
-    }
-    return type.schema();
+    return SelectColumnsOperator.schemaOf(batches);
   }
 }

@@ -7,12 +7,15 @@ import dev.quiver.flink.batch.BatchSerializer;
 import dev.quiver.flink.batch.BatchTypeInfo;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.operators.collect.CheckpointedCollectResultBuffer;
 import org.apache.flink.streaming.api.operators.collect.CollectResultIterator;
 import org.apache.flink.streaming.api.operators.collect.CollectSinkOperatorFactory;
 import org.apache.flink.streaming.api.operators.collect.CollectStreamSink;
@@ -50,8 +53,10 @@ public final class BatchResults {
                 PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
                 new EncodeOperator(type))
             .setParallelism(stream.getParallelism());
-    boolean restartable = Restarts.enabled(stream.getExecutionEnvironment().getConfiguration());
-    CloseableIterator<byte[]> bytes = collect(encoded, restartable);
+    StreamExecutionEnvironment streamEnv = stream.getExecutionEnvironment();
+    boolean checkpointed = checkpointed(streamEnv);
+    boolean restartable = Restarts.enabled(streamEnv.getConfiguration());
+    CloseableIterator<byte[]> bytes = collect(encoded, restartable, checkpointed);
     StreamExecutionEnvironment env = stream.getExecutionEnvironment();
     JobClient client = env.executeAsync(jobName);
     return new ResultRecords(
@@ -59,8 +64,15 @@ public final class BatchResults {
         bytes,
         (BatchSerializer) type.createSerializer(new SerializerConfigImpl()),
         allocator,
-        restartable,
+        restartable && !checkpointed,
         ClientHeartbeat.start(client, env.getConfiguration()));
+  }
+
+  /** Whether {@code env} runs a STREAMING job with checkpoints. */
+  private static boolean checkpointed(StreamExecutionEnvironment env) {
+    return env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
+            == RuntimeExecutionMode.STREAMING
+        && env.getCheckpointConfig().isCheckpointingEnabled();
   }
 
   /**
@@ -70,10 +82,13 @@ public final class BatchResults {
    * query's wall time (benchmarks/README.md, fixed cost). The buffer is the one Flink uses without
    * checkpointing (batch jobs never checkpoint); when the job may restart, it tolerates a restarted
    * sink (it starts over from the new sink's first record) and {@link ResultCommits} drops what the
-   * reader has seen already.
+   * reader has seen already. A checkpointed (streaming) job's results use Flink's checkpointed
+   * buffer instead: a result becomes visible once the checkpoint after it has completed, and a
+   * restart from a checkpoint resends nothing the reader has seen, so every row reaches it exactly
+   * once without waiting for a task's end (which a stream never reaches).
    */
   private static CloseableIterator<byte[]> collect(
-      DataStream<byte[]> encoded, boolean restartable) {
+      DataStream<byte[]> encoded, boolean restartable, boolean checkpointed) {
     StreamExecutionEnvironment env = encoded.getExecutionEnvironment();
     TypeSerializer<byte[]> serializer =
         encoded.getType().createSerializer(env.getConfig().getSerializerConfig());
@@ -90,7 +105,9 @@ public final class BatchResults {
     sink.uid(uid);
     CollectResultIterator<byte[]> iterator =
         new CollectResultIterator<>(
-            new UncheckpointedCollectResultBuffer<>(serializer, restartable),
+            checkpointed
+                ? new CheckpointedCollectResultBuffer<>(serializer)
+                : new UncheckpointedCollectResultBuffer<>(serializer, restartable),
             uid,
             accumulatorName,
             POLL_MILLIS);

@@ -3,10 +3,11 @@ package dev.quiver.flink.session;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.error.QuiverException;
+import dev.quiver.flink.catalog.CatalogScanSources;
 import dev.quiver.flink.catalog.DirectoryTables;
 import dev.quiver.flink.catalog.FileCatalogTables;
-import dev.quiver.flink.catalog.FileScanSources;
 import dev.quiver.flink.catalog.FileTableSpec;
+import dev.quiver.flink.catalog.StreamTables;
 import dev.quiver.flink.compiler.JobRunner;
 import dev.quiver.flink.compiler.QueryResult;
 import dev.quiver.flink.compiler.StageGraphCompiler;
@@ -14,16 +15,20 @@ import dev.quiver.formats.CsvOptions;
 import dev.quiver.formats.FileFormat;
 import dev.quiver.operators.memory.Allocators;
 import dev.quiver.plan.node.PlanNode;
+import dev.quiver.plan.node.RowSchema;
+import dev.quiver.plan.time.EventTime;
 import dev.quiver.sql.Catalog;
 import dev.quiver.sql.CatalogTable;
 import dev.quiver.sql.PlannerOptions;
 import dev.quiver.sql.SqlPlanner;
 import dev.quiver.stage.StageGraph;
 import dev.quiver.stage.StagePlanner;
+import dev.quiver.stage.UnboundedInputs;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -32,6 +37,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.IOUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,6 +73,9 @@ public final class QuiverSession implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(QuiverSession.class);
   private static final AtomicInteger SESSIONS = new AtomicInteger();
   private static final int JOB_NAME_CHARS = 100;
+
+  /** The checkpoint interval of a streaming query, unless the Flink configuration sets one. */
+  public static final long STREAM_CHECKPOINT_MILLIS = 1000;
 
   private final SessionCluster cluster;
   private final int parallelism;
@@ -155,6 +165,22 @@ public final class QuiverSession implements AutoCloseable {
     return tables;
   }
 
+  /**
+   * Registers a table read through a connector, declared as Flink SQL's {@code CREATE TABLE}
+   * declares it: {@code schema}, {@code eventTime} ({@code WATERMARK FOR ts AS ts - INTERVAL '5'
+   * SECOND}) and the {@code WITH} options, e.g. a Kafka topic ({@code 'connector' = 'kafka'}) or a
+   * watched directory ({@code 'connector' = 'filesystem'} with {@code 'source.monitor-interval'});
+   * see {@link StreamTables} for the options. A query that reads an unbounded table runs as a
+   * STREAMING job.
+   *
+   * @throws QuiverException naming the table and the option that is missing or wrong
+   */
+  public CatalogTable registerTable(
+      String name, RowSchema schema, Optional<EventTime> eventTime, Map<String, String> with) {
+    checkOpen();
+    return register(StreamTables.open(name, schema, eventTime, with, parallelism));
+  }
+
   /** Registers {@code table} as it is, replacing a table of the same name (ignoring case). */
   public synchronized CatalogTable register(CatalogTable table) {
     checkOpen();
@@ -187,7 +213,9 @@ public final class QuiverSession implements AutoCloseable {
    *     a feature Quiver cannot run yet
    */
   public PlannedQuery prepare(String sql) {
-    return new PlannedQuery(sql, plan(sql));
+    PlanNode plan = plan(sql);
+    UnboundedInputs.check(plan);
+    return new PlannedQuery(sql, plan);
   }
 
   /**
@@ -202,10 +230,15 @@ public final class QuiverSession implements AutoCloseable {
     long start = System.nanoTime();
     StageGraph graph = stagePlanner.plan(query.plan());
     // A new scan factory per query: it reopens each table, so changed files are noticed.
-    JobRunner runner = new JobRunner(stagePlanner, compiler.withScanSources(new FileScanSources()));
+    JobRunner runner =
+        new JobRunner(stagePlanner, compiler.withScanSources(new CatalogScanSources()));
     QueryResult result;
     try {
-      result = runner.run(cluster.environment(), graph, allocator, jobName(query.sql()));
+      StreamExecutionEnvironment env = cluster.environment();
+      if (UnboundedInputs.readsUnbounded(query.plan())) {
+        streaming(env);
+      }
+      result = runner.run(env, graph, allocator, jobName(query.sql()));
     } catch (RuntimeException e) {
       throw e; // QuiverException for files that changed since registration, or a bug
     } catch (Exception e) {
@@ -291,6 +324,19 @@ public final class QuiverSession implements AutoCloseable {
       }
       long wall = System.nanoTime() - start;
       return AnalyzeText.render(result.graph(), result.taskStats(), rows, wall);
+    }
+  }
+
+  /**
+   * Makes {@code env} run a STREAMING job with checkpoints: every {@value
+   * #STREAM_CHECKPOINT_MILLIS} ms unless the session's Flink configuration sets an interval.
+   * Results reach the caller as each checkpoint completes, so the interval is also the result
+   * latency.
+   */
+  private static void streaming(StreamExecutionEnvironment env) {
+    env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
+    if (!env.getCheckpointConfig().isCheckpointingEnabled()) {
+      env.enableCheckpointing(STREAM_CHECKPOINT_MILLIS);
     }
   }
 

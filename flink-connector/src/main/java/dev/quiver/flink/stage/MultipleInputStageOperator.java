@@ -8,7 +8,10 @@ import dev.quiver.operators.memory.TaskAllocators;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.runtime.execution.Environment;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractInput;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperatorV2;
 import org.apache.flink.streaming.api.operators.BoundedMultiInput;
@@ -36,9 +39,14 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * class binds the task's Arrow allocator itself, with the same rules: shared with the chained
  * operators of the task, a leak fails a task that finished and is only logged for one that failed
  * or was cancelled. Create it with {@link MultipleInputStageOperatorFactory}.
+ *
+ * <p>In a BATCH job the task is a {@link Selecting} operator: Flink hands over one input at a time.
+ * In a STREAMING job Flink refuses checkpoints for operators that select their inputs, so the task
+ * takes every input as it comes and keeps the input order itself, with its bounded inputs' part in
+ * the checkpoint ({@link OrderedInputs}).
  */
-public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<BatchRecord>
-    implements MultipleInputStreamOperator<BatchRecord>, InputSelectable, BoundedMultiInput {
+public class MultipleInputStageOperator extends AbstractStreamOperatorV2<BatchRecord>
+    implements MultipleInputStreamOperator<BatchRecord>, BoundedMultiInput {
   private static final long serialVersionUID = 1L;
 
   private final StageTaskFactory factory;
@@ -56,6 +64,9 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
   private int[] order;
   private int reading;
   private boolean finished;
+  private final boolean keepsInputOrder;
+  private ListState<byte[]> state;
+  private List<byte[]> restored;
 
   // Flink's AbstractInput implements the generic AsyncKeyOrderedProcessing.getRecordProcessor with
   // its own element type: subclassing it is an unchecked conversion javac reports at each subclass.
@@ -64,8 +75,10 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
       StreamOperatorParameters<BatchRecord> parameters,
       int inputCount,
       StageTaskFactory factory,
-      OutputSplit split) {
+      OutputSplit split,
+      boolean keepsInputOrder) {
     super(parameters, inputCount);
+    this.keepsInputOrder = keepsInputOrder;
     this.environment = parameters.getContainingTask().getEnvironment();
     this.spillDirectories = SpillDirectories.of(environment);
     this.factory = requireNonNull(factory, "factory is null");
@@ -119,6 +132,34 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
               + " inputs");
     }
     order = driver.pipeline().inputOrder();
+    if (keepsInputOrder) {
+      driver.keepInputOrder();
+      if (restored != null) {
+        driver.restore(restored);
+        restored = null;
+      }
+    }
+  }
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    if (!keepsInputOrder) {
+      return;
+    }
+    state = context.getOperatorStateStore().getListState(StageState.DESCRIPTOR);
+    if (context.isRestored()) {
+      restored = new ArrayList<>();
+      state.get().forEach(restored::add);
+    }
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    if (state != null && driver != null) {
+      state.update(driver.snapshot());
+    }
   }
 
   private void emit(BatchRecord record) {
@@ -135,8 +176,8 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
     return inputs;
   }
 
-  @Override
-  public InputSelection nextSelection() {
+  /** The input to read next in the pipeline's order (all, once the ordered ones have ended). */
+  protected final InputSelection selection() {
     if (order == null || reading >= order.length) {
       return InputSelection.ALL;
     }
@@ -200,5 +241,24 @@ public final class MultipleInputStageOperator extends AbstractStreamOperatorV2<B
     memory = null;
     // a leak after a normal end is a bug: fail the task
     binding.close(finished);
+  }
+
+  /** The BATCH form: Flink hands over the inputs one at a time, in the pipeline's order. */
+  public static final class Selecting extends MultipleInputStageOperator
+      implements InputSelectable {
+    private static final long serialVersionUID = 1L;
+
+    Selecting(
+        StreamOperatorParameters<BatchRecord> parameters,
+        int inputCount,
+        StageTaskFactory factory,
+        OutputSplit split) {
+      super(parameters, inputCount, factory, split, false);
+    }
+
+    @Override
+    public InputSelection nextSelection() {
+      return selection();
+    }
   }
 }

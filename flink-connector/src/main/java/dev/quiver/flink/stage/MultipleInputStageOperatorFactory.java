@@ -21,9 +21,21 @@ public final class MultipleInputStageOperatorFactory
   private final int inputs;
   private final StageTaskFactory factory;
   private final OutputSplit split;
+  private final boolean streaming;
 
+  /** The BATCH form: input selection. */
   public MultipleInputStageOperatorFactory(
       int inputs, StageTaskFactory factory, OutputSplit split) {
+    this(inputs, factory, split, false);
+  }
+
+  /**
+   * @param streaming whether the job is a STREAMING one, whose tasks keep the input order
+   *     themselves (see {@link MultipleInputStageOperator})
+   */
+  public MultipleInputStageOperatorFactory(
+      int inputs, StageTaskFactory factory, OutputSplit split, boolean streaming) {
+    this.streaming = streaming;
     if (inputs < 2) {
       throw new IllegalArgumentException("a multiple-input stage needs >= 2 inputs: " + inputs);
     }
@@ -38,12 +50,17 @@ public final class MultipleInputStageOperatorFactory
   @SuppressWarnings("unchecked")
   public <T extends StreamOperator<BatchRecord>> T createStreamOperator(
       StreamOperatorParameters<BatchRecord> parameters) {
-    return (T) new MultipleInputStageOperator(parameters, inputs, factory, split);
+    return (T)
+        (streaming
+            ? new MultipleInputStageOperator(parameters, inputs, factory, split, true)
+            : new MultipleInputStageOperator.Selecting(parameters, inputs, factory, split));
   }
 
   @Override
   @SuppressWarnings("rawtypes")
   public Class<? extends StreamOperator> getStreamOperatorClass(ClassLoader classLoader) {
-    return MultipleInputStageOperator.class;
+    return streaming
+        ? MultipleInputStageOperator.class
+        : MultipleInputStageOperator.Selecting.class;
   }
 }

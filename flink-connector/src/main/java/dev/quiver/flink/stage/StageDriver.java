@@ -47,6 +47,7 @@ final class StageDriver implements AutoCloseable {
   private final int tasks;
   private final TaskKeyRanges.Scope keyRanges;
   private boolean outputFinished;
+  private OrderedInputs ordered; // null: Flink hands the inputs over in order (BATCH jobs)
 
   /**
    * @param memoryBudget the bytes the task's operators may hold ({@link TaskMemory})
@@ -110,6 +111,33 @@ final class StageDriver implements AutoCloseable {
     return pipeline;
   }
 
+  /**
+   * From now on the task keeps the pipeline's input order itself and can snapshot and restore what
+   * its bounded inputs built ({@link OrderedInputs}): for a STREAMING job, whose operators cannot
+   * select their inputs. Call before the first record.
+   */
+  void keepInputOrder() {
+    if (ordered == null) {
+      ordered = new OrderedInputs(pipeline, allocator);
+    }
+  }
+
+  /** The task's state for a checkpoint (empty unless {@link #keepInputOrder} was called). */
+  List<byte[]> snapshot() {
+    return ordered == null ? List.of() : ordered.snapshot();
+  }
+
+  /** Replays a state from {@link #snapshot} into this task's new pipeline, before any record. */
+  void restore(Iterable<byte[]> state) {
+    keepInputOrder();
+    try {
+      ordered.restore(state);
+      finishOutputIfDone();
+    } catch (RuntimeException e) {
+      throw located(e);
+    }
+  }
+
   /** Runs the pipeline's leading sources; a pipeline of sources only finishes its output here. */
   void start() {
     long begin = System.nanoTime();
@@ -129,7 +157,12 @@ final class StageDriver implements AutoCloseable {
       if (record.isData()) {
         stats.rowsIn.add(record.batch().getRowCount());
         stats.batchesIn.add(1);
-        pipeline.add(input, BatchTransfer.move(record.batch(), allocator));
+        VectorSchemaRoot batch = BatchTransfer.move(record.batch(), allocator);
+        if (ordered == null) {
+          pipeline.add(input, batch);
+        } else {
+          ordered.add(input, batch);
+        }
       }
     } catch (RuntimeException e) {
       throw located(e);
@@ -142,7 +175,11 @@ final class StageDriver implements AutoCloseable {
   void inputEnded(int input) {
     long begin = System.nanoTime();
     try {
-      pipeline.finish(input);
+      if (ordered == null) {
+        pipeline.finish(input);
+      } else {
+        ordered.finish(input);
+      }
       finishOutputIfDone();
     } catch (RuntimeException e) {
       throw located(e);
@@ -220,6 +257,16 @@ final class StageDriver implements AutoCloseable {
   /** Closes the pipeline, then deletes every spill file the task made (also after a failure). */
   @Override
   public void close() {
+    try {
+      if (ordered != null) {
+        ordered.close();
+      }
+    } finally {
+      closePipeline();
+    }
+  }
+
+  private void closePipeline() {
     try {
       pipeline.close();
     } finally {

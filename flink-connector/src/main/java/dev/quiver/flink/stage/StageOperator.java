@@ -7,6 +7,11 @@ import dev.quiver.flink.exchange.OutputEmitter;
 import dev.quiver.flink.exchange.OutputSplit;
 import dev.quiver.flink.runtime.BatchOperator;
 import dev.quiver.operators.exec.TaskPipeline;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.watermark.Watermark;
 
 /**
@@ -26,10 +31,42 @@ public abstract class StageOperator extends BatchOperator {
   private final OutputSplit split;
   private transient TaskMemory memory;
   private transient StageDriver driver;
+  private transient ListState<byte[]> state;
+  private transient List<byte[]> restored;
 
   protected StageOperator(StageTaskFactory factory, OutputSplit split) {
     this.factory = requireNonNull(factory, "factory is null");
     this.split = requireNonNull(split, "split is null");
+  }
+
+  /**
+   * Whether this task keeps its pipeline's input order itself and checkpoints what its bounded
+   * inputs built ({@link OrderedInputs}): the STREAMING operators, which Flink does not let select
+   * their inputs.
+   */
+  protected boolean keepsInputOrder() {
+    return false;
+  }
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    if (!keepsInputOrder()) {
+      return;
+    }
+    state = context.getOperatorStateStore().getListState(StageState.DESCRIPTOR);
+    if (context.isRestored()) {
+      restored = new ArrayList<>();
+      state.get().forEach(restored::add);
+    }
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    if (state != null && driver != null) {
+      state.update(driver.snapshot());
+    }
   }
 
   @Override
@@ -51,6 +88,13 @@ public abstract class StageOperator extends BatchOperator {
             this::emit);
     driver.stats().register(getRuntimeContext(), factory.stageId(), partition());
     TaskMetrics.register(getMetricGroup(), driver.spillSpace(), memory.budget());
+    if (keepsInputOrder()) {
+      driver.keepInputOrder();
+      if (restored != null) {
+        driver.restore(restored);
+        restored = null;
+      }
+    }
   }
 
   /** The pipeline of this task (valid while open). */

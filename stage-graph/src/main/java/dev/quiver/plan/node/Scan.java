@@ -150,6 +150,10 @@ public final class Scan extends LeafNode {
     }
     text.append(']');
     source.filter().ifPresent(filter -> text.append(", filter=(").append(filter).append(')'));
+    if (source.isUnbounded()) {
+      text.append(", unbounded");
+      source.eventTime().ifPresent(time -> text.append(", ").append(time));
+    }
     text.append(", units=").append(source.units().size());
     text.append(replicated ? ", replicated" : "").append(", tasks=");
     if (assignment == null) {

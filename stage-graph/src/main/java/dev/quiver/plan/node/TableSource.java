@@ -2,6 +2,8 @@ package dev.quiver.plan.node;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.plan.time.EventTime;
+import dev.quiver.plan.time.StreamOptions;
 import java.io.Serializable;
 import java.util.Collections;
 import java.util.List;
@@ -76,6 +78,16 @@ public final class TableSource implements Serializable {
   /** The option {@code key}, or null. */
   public String option(String key) {
     return options.get(key);
+  }
+
+  /** Whether the source never ends: a stream ({@link StreamOptions#isUnbounded}). */
+  public boolean isUnbounded() {
+    return StreamOptions.isUnbounded(options);
+  }
+
+  /** The event time of an unbounded source, if it declares one. */
+  public Optional<EventTime> eventTime() {
+    return StreamOptions.eventTime(options);
   }
 
   /** The filter the connector may skip data with, if any. */

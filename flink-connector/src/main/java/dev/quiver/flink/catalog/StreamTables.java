@@ -1,0 +1,420 @@
+package dev.quiver.flink.catalog;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.flink.batch.BatchTypeInfo;
+import dev.quiver.flink.compiler.SelectColumnsOperator;
+import dev.quiver.flink.kafka.KafkaBatchSource;
+import dev.quiver.flink.kafka.KafkaValueFormat;
+import dev.quiver.flink.watch.WatchedDirectorySource;
+import dev.quiver.formats.CsvOptions;
+import dev.quiver.formats.FileFormat;
+import dev.quiver.plan.node.RowSchema;
+import dev.quiver.plan.node.Scan;
+import dev.quiver.plan.node.SplitUnit;
+import dev.quiver.plan.node.TableSource;
+import dev.quiver.plan.time.EventTime;
+import dev.quiver.plan.time.StreamOptions;
+import dev.quiver.sql.CatalogTable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.TimeUtils;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+
+/**
+ * Tables over streams, declared the way Flink SQL declares them: a schema, an optional event time
+ * ({@code WATERMARK FOR ts AS ts - INTERVAL '5' SECOND}) and the {@code WITH} options of a
+ * connector, with Flink's option names.
+ *
+ * <pre>
+ *   'connector' = 'kafka'                     a Kafka topic of JSON or CSV values
+ *     'topic', 'properties.bootstrap.servers' (required), 'format' = 'json' | 'csv',
+ *     'properties.group.id', 'properties.*' (consumer settings),
+ *     'scan.startup.mode' = 'earliest-offset' (default) | 'latest-offset' | 'group-offsets',
+ *     'scan.bounded.mode' = 'unbounded' (default) | 'latest-offset' (a bounded table: the
+ *         records present when the query starts), 'csv.field-delimiter',
+ *     'scan.watermark.idle-timeout' (default 1 s), 'scan.batch.rows', 'scan.batch.delay'
+ *   'connector' = 'filesystem'                files of one format under a directory
+ *     'path' (required), 'format' = 'parquet' | 'csv', 'csv.field-delimiter', 'csv.header',
+ *     'source.monitor-interval': with it the directory is watched for new files (unbounded),
+ *         without it the files present now are the table (bounded, as Flink's)
+ * </pre>
+ *
+ * The table's {@link CatalogTable#options()} are the given options plus the declared schema (Arrow
+ * JSON, {@value #SCHEMA}) and, for a stream, {@link StreamOptions}; {@link #source} turns a scan of
+ * it into the Flink source. A stream has no statistics: it is planned as a very large table (so a
+ * join broadcasts the bounded side and probes with the stream) with one placeholder split unit per
+ * task (the connector, not the planner, spreads partitions or files over its readers).
+ */
+public final class StreamTables {
+  /** The declared schema, Arrow schema JSON. */
+  public static final String SCHEMA = "quiver.schema";
+
+  /** The row count the planner assumes for a stream. */
+  static final long STREAM_ROWS = 1_000_000_000L;
+
+  private static final Set<String> KAFKA_KEYS =
+      Set.of(
+          "connector",
+          "topic",
+          "format",
+          "properties.bootstrap.servers",
+          "scan.startup.mode",
+          "scan.bounded.mode",
+          "csv.field-delimiter",
+          "scan.watermark.idle-timeout",
+          "scan.batch.rows",
+          "scan.batch.delay");
+  private static final Set<String> FILESYSTEM_KEYS =
+      Set.of(
+          "connector",
+          "path",
+          "format",
+          "csv.field-delimiter",
+          "csv.header",
+          "source.monitor-interval",
+          "scan.watermark.idle-timeout",
+          "scan.batch.rows");
+
+  private StreamTables() {}
+
+  /**
+   * The catalog table {@code name}: {@code schema} read through the connector {@code with}
+   * describes, with {@code eventTime} if declared, planned with {@code tasks} tasks per scan.
+   *
+   * @throws QuiverException {@link ErrorCode#INVALID_QUERY} naming the table and the option that is
+   *     missing, unknown or wrong
+   */
+  public static CatalogTable open(
+      String name,
+      RowSchema schema,
+      Optional<EventTime> eventTime,
+      Map<String, String> with,
+      int tasks) {
+    requireNonNull(name, "name is null");
+    requireNonNull(schema, "schema is null");
+    requireNonNull(eventTime, "eventTime is null");
+    requireNonNull(with, "with is null");
+    eventTime.ifPresent(time -> time.columnIndex(schema.toArrow()));
+    String connector = required(name, with, "connector").toLowerCase(Locale.ROOT);
+    Map<String, String> options = new LinkedHashMap<>(with);
+    options.put("connector", connector);
+    options.put(SCHEMA, schema.toArrow().toJson());
+    switch (connector) {
+      case "kafka" -> {
+        checkKeys(name, with, KAFKA_KEYS, true);
+        required(name, with, "topic");
+        required(name, with, "properties.bootstrap.servers");
+        kafkaFormat(name, with);
+        startingOffsets(name, with);
+        batchDelay(name, with);
+        idleTimeout(name, with);
+        batchRows(name, with, KafkaBatchSource.DEFAULT_BATCH_ROWS);
+        csvDelimiter(name, with);
+        if (!kafkaBounded(name, with)) {
+          options.putAll(StreamOptions.unbounded(eventTime));
+        }
+      }
+      case "filesystem" -> {
+        checkKeys(name, with, FILESYSTEM_KEYS, false);
+        required(name, with, "path");
+        fileFormat(name, with);
+        csv(name, with);
+        idleTimeout(name, with);
+        batchRows(name, with, 8192);
+        if (monitorInterval(name, with).isEmpty()) {
+          // Flink's filesystem table without a monitor interval: the files present now.
+          return FileCatalogTables.open(name, fileSpec(name, with, schema.toArrow()));
+        }
+        options.putAll(StreamOptions.unbounded(eventTime));
+      }
+      default ->
+          throw invalid(
+              name,
+              "its connector '"
+                  + with.get("connector")
+                  + "' is not one Quiver has: 'kafka' or 'filesystem'");
+    }
+    List<SplitUnit> units = new ArrayList<>();
+    for (int t = 0; t < tasks; t++) {
+      units.add(SplitUnit.file(connector + ":" + name + "/" + t, 0, SplitUnit.UNKNOWN_ROWS));
+    }
+    long rows = StreamOptions.isUnbounded(options) ? STREAM_ROWS : 1_000_000L;
+    return new CatalogTable(name, schema, rows, units, options);
+  }
+
+  /** Whether {@code options} describe a table of this class (Kafka, a watched directory). */
+  public static boolean isStreamTable(Map<String, String> options) {
+    String connector = options.get("connector");
+    return options.containsKey(SCHEMA)
+        && ("kafka".equals(connector) || "filesystem".equals(connector));
+  }
+
+  /**
+   * The Flink stream of a planned {@code scan} of a table of this class, with {@link Scan#tasks()}
+   * readers and batches of {@code type} (the columns the scan reads). The connector reads the
+   * declared row (its event time is taken from the whole row, so watermarks need no column of the
+   * query), then the columns the scan does not read are dropped.
+   */
+  public static DataStream<BatchRecord> source(
+      StreamExecutionEnvironment env, Scan scan, BatchTypeInfo type) {
+    requireNonNull(env, "env is null");
+    requireNonNull(type, "type is null");
+    TableSource table = requireNonNull(scan, "scan is null").source();
+    Map<String, String> options = table.options();
+    if (!isStreamTable(options)) {
+      throw new IllegalArgumentException(table.name() + " is not a stream table: " + options);
+    }
+    Schema declared;
+    try {
+      declared = Schema.fromJSON(options.get(SCHEMA));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "the declared schema of " + table.name() + " is unreadable", e);
+    }
+    Optional<EventTime> eventTime = StreamOptions.eventTime(options);
+    DataStream<BatchRecord> stream =
+        switch (options.get("connector")) {
+          case "kafka" -> kafka(env, table.name(), options, declared, eventTime, scan.tasks());
+          default -> watched(env, table.name(), options, declared, eventTime, scan.tasks());
+        };
+    return SelectColumnsOperator.select(stream, table.schema(), type, "scan " + table.name());
+  }
+
+  private static DataStream<BatchRecord> kafka(
+      StreamExecutionEnvironment env,
+      String name,
+      Map<String, String> options,
+      Schema declared,
+      Optional<EventTime> eventTime,
+      int tasks) {
+    KafkaBatchSource.Builder builder =
+        KafkaBatchSource.builder()
+            .bootstrapServers(options.get("properties.bootstrap.servers"))
+            .topic(options.get("topic"))
+            .schema(declared)
+            .format(kafkaFormat(name, options))
+            .startingOffsets(startingOffsets(name, options))
+            .batchRows(batchRows(name, options, KafkaBatchSource.DEFAULT_BATCH_ROWS))
+            .batchDelay(batchDelay(name, options))
+            .idleTimeout(idleTimeout(name, options));
+    csvDelimiter(name, options).ifPresent(builder::csvDelimiter);
+    eventTime.ifPresent(builder::eventTime);
+    if (kafkaBounded(name, options)) {
+      builder.bounded();
+    }
+    options.forEach(
+        (key, value) -> {
+          if (key.startsWith("properties.") && !key.equals("properties.bootstrap.servers")) {
+            String property = key.substring("properties.".length());
+            if (property.equals("group.id")) {
+              builder.groupId(value);
+            } else {
+              builder.property(property, value);
+            }
+          }
+        });
+    return builder.build().stream(env, "kafka " + options.get("topic") + " (" + name + ")", tasks);
+  }
+
+  private static DataStream<BatchRecord> watched(
+      StreamExecutionEnvironment env,
+      String name,
+      Map<String, String> options,
+      Schema declared,
+      Optional<EventTime> eventTime,
+      int tasks) {
+    WatchedDirectorySource.Builder builder =
+        WatchedDirectorySource.builder(
+                Path.of(options.get("path")), fileFormat(name, options), declared)
+            .csv(csv(name, options))
+            .batchRows(batchRows(name, options, 8192))
+            .scanInterval(monitorInterval(name, options).orElseThrow())
+            .idleTimeout(idleTimeout(name, options));
+    eventTime.ifPresent(builder::eventTime);
+    return builder.build().stream(env, tasks);
+  }
+
+  private static FileTableSpec fileSpec(String name, Map<String, String> with, Schema schema) {
+    return FileTableSpec.of(with.get("path"))
+        .withFormat(fileFormat(name, with))
+        .withCsv(csv(name, with))
+        .withSchema(schema);
+  }
+
+  private static KafkaValueFormat kafkaFormat(String name, Map<String, String> with) {
+    String format = required(name, with, "format").toLowerCase(Locale.ROOT);
+    return switch (format) {
+      case "json" -> KafkaValueFormat.JSON;
+      case "csv" -> KafkaValueFormat.CSV;
+      default ->
+          throw invalid(
+              name, "'format' = '" + format + "' is not one Kafka tables have: json, csv");
+    };
+  }
+
+  private static FileFormat fileFormat(String name, Map<String, String> with) {
+    String format = required(name, with, "format").toLowerCase(Locale.ROOT);
+    return switch (format) {
+      case "parquet" -> FileFormat.PARQUET;
+      case "csv" -> FileFormat.CSV;
+      default ->
+          throw invalid(
+              name, "'format' = '" + format + "' is not one filesystem tables have: parquet, csv");
+    };
+  }
+
+  // Flink's Kafka connector still takes Kafka's deprecated OffsetResetStrategy.
+  @SuppressWarnings("deprecation")
+  private static OffsetsInitializer startingOffsets(String name, Map<String, String> with) {
+    String mode = with.getOrDefault("scan.startup.mode", "earliest-offset");
+    return switch (mode) {
+      case "earliest-offset" -> OffsetsInitializer.earliest();
+      case "latest-offset" -> OffsetsInitializer.latest();
+      case "group-offsets" -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
+      default ->
+          throw invalid(
+              name,
+              "'scan.startup.mode' = '"
+                  + mode
+                  + "' is not one of earliest-offset, latest-offset, group-offsets");
+    };
+  }
+
+  private static boolean kafkaBounded(String name, Map<String, String> with) {
+    String mode = with.getOrDefault("scan.bounded.mode", "unbounded");
+    return switch (mode) {
+      case "unbounded" -> false;
+      case "latest-offset" -> true;
+      default ->
+          throw invalid(
+              name, "'scan.bounded.mode' = '" + mode + "' is not one of unbounded, latest-offset");
+    };
+  }
+
+  private static Optional<Character> csvDelimiter(String name, Map<String, String> with) {
+    String delimiter = with.get("csv.field-delimiter");
+    if (delimiter == null) {
+      return Optional.empty();
+    }
+    if (delimiter.length() != 1) {
+      throw invalid(name, "'csv.field-delimiter' must be one character, not '" + delimiter + "'");
+    }
+    return Optional.of(delimiter.charAt(0));
+  }
+
+  private static CsvOptions csv(String name, Map<String, String> with) {
+    CsvOptions csv = CsvOptions.DEFAULT;
+    Optional<Character> delimiter = csvDelimiter(name, with);
+    if (delimiter.isPresent()) {
+      csv = csv.withDelimiter(delimiter.get());
+    }
+    String header = with.get("csv.header");
+    if (header != null) {
+      if (!header.equals("true") && !header.equals("false")) {
+        throw invalid(name, "'csv.header' must be true or false, not '" + header + "'");
+      }
+      csv = csv.withHeader(Boolean.parseBoolean(header));
+    }
+    return csv;
+  }
+
+  private static Optional<Duration> monitorInterval(String name, Map<String, String> with) {
+    return duration(name, with, "source.monitor-interval");
+  }
+
+  private static Duration idleTimeout(String name, Map<String, String> with) {
+    return duration(name, with, "scan.watermark.idle-timeout")
+        .orElse(KafkaBatchSource.DEFAULT_IDLE_TIMEOUT);
+  }
+
+  private static Duration batchDelay(String name, Map<String, String> with) {
+    return duration(name, with, "scan.batch.delay").orElse(KafkaBatchSource.DEFAULT_BATCH_DELAY);
+  }
+
+  private static int batchRows(String name, Map<String, String> with, int fallback) {
+    String rows = with.get("scan.batch.rows");
+    if (rows == null) {
+      return fallback;
+    }
+    try {
+      int value = Integer.parseInt(rows.strip());
+      if (value > 0) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw invalid(name, "'scan.batch.rows' must be a positive number, not '" + rows + "'");
+  }
+
+  private static Optional<Duration> duration(String name, Map<String, String> with, String key) {
+    String text = with.get(key);
+    if (text == null) {
+      return Optional.empty();
+    }
+    Duration value;
+    try {
+      value = TimeUtils.parseDuration(text);
+    } catch (IllegalArgumentException e) {
+      throw invalid(
+          name, "'" + key + "' = '" + text + "' is not a duration (e.g. '1 s', '500 ms')");
+    }
+    if (value.isNegative() || value.isZero()) {
+      throw invalid(name, "'" + key + "' must be positive, not '" + text + "'");
+    }
+    return Optional.of(value);
+  }
+
+  private static String required(String name, Map<String, String> with, String key) {
+    String value = with.get(key);
+    if (value == null || value.isBlank()) {
+      throw invalid(name, "the option '" + key + "' is missing");
+    }
+    return value;
+  }
+
+  /** Unknown keys are refused (a typo would otherwise be ignored); Kafka passes properties.*. */
+  private static void checkKeys(
+      String name, Map<String, String> with, Set<String> known, boolean properties) {
+    Set<String> unknown = new TreeSet<>();
+    for (String key : with.keySet()) {
+      if (!known.contains(key) && !(properties && key.startsWith("properties."))) {
+        unknown.add(key);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw invalid(
+          name,
+          (unknown.size() == 1 ? "the option " : "the options ")
+              + unknown.stream().map(key -> "'" + key + "'").toList()
+              + " "
+              + (unknown.size() == 1 ? "is" : "are")
+              + " not one the "
+              + with.get("connector")
+              + " connector has: "
+              + new TreeSet<>(known));
+    }
+  }
+
+  private static QuiverException invalid(String name, String what) {
+    return new QuiverException(ErrorCode.INVALID_QUERY, "Table '" + name + "': " + what);
+  }
+}

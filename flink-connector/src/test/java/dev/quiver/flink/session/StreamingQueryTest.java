@@ -1,0 +1,205 @@
+package dev.quiver.flink.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import dev.quiver.flink.testing.KafkaBroker;
+import dev.quiver.plan.node.Column;
+import dev.quiver.plan.node.RowSchema;
+import dev.quiver.plan.time.EventTime;
+import dev.quiver.plan.type.SqlType;
+import dev.quiver.testing.ArrowLeakCheck;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SQL over a Kafka topic through {@link QuiverSession}: a query that reads an unbounded table runs
+ * as a STREAMING job whose rows arrive while it runs, and its answer equals the same query's over
+ * the same records read as a bounded table (the batch engine is the oracle); a stream joins a
+ * bounded file table; what a stream cannot do is refused before a job starts.
+ */
+@ExtendWith(ArrowLeakCheck.class)
+@Timeout(240)
+class StreamingQueryTest {
+  @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
+  @TempDir static Path dir;
+
+  private static final Duration DEADLINE = Duration.ofSeconds(90);
+  private static final RowSchema BIDS =
+      RowSchema.of(
+          new Column("id", SqlType.BIGINT, false),
+          new Column("auction", SqlType.BIGINT, true),
+          new Column("price", SqlType.DOUBLE, true),
+          new Column("ts", SqlType.TIMESTAMP, true));
+  private static final long T0 = 1_767_225_600_000L; // 2026-01-01 00:00:00 UTC
+  private static QuiverSession session;
+
+  @BeforeAll
+  static void start() throws Exception {
+    KAFKA.createTopic("bids", 2);
+    send(0, 1000);
+    Path auctions = dir.resolve("auctions.csv");
+    StringBuilder csv = new StringBuilder("id,name\n");
+    for (int a = 0; a < 10; a++) {
+      csv.append(a).append(",auction-").append(a).append('\n');
+    }
+    Files.writeString(auctions, csv);
+    // A running stream holds its slots: the bounded oracle queries need slots of their own.
+    Configuration slots = new Configuration();
+    slots.set(TaskManagerOptions.NUM_TASK_SLOTS, 4);
+    session = QuiverSession.builder().parallelism(2).configuration(slots).build();
+    session.registerTable("auctions", auctions.toString());
+    session.registerTable(
+        "bids",
+        BIDS,
+        Optional.of(new EventTime("ts", Duration.ofSeconds(5))),
+        kafka("bids", Map.of()));
+    session.registerTable(
+        "bids_now",
+        BIDS,
+        Optional.empty(),
+        kafka("bids", Map.of("scan.bounded.mode", "latest-offset")));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (session != null) {
+      session.close();
+    }
+  }
+
+  private static Map<String, String> kafka(String topic, Map<String, String> more) {
+    Map<String, String> with = new HashMap<>(more);
+    with.put("connector", "kafka");
+    with.put("topic", topic);
+    with.put("properties.bootstrap.servers", KAFKA.bootstrapServers());
+    with.put("format", "json");
+    return with;
+  }
+
+  /** Bids [from, to): auction id % 10, price id / 4, event time T0 + id * 10 ms; every 7th NULL. */
+  private static void send(long from, long to) throws Exception {
+    for (int partition = 0; partition < 2; partition++) {
+      List<String> values = new ArrayList<>();
+      for (long id = from + partition; id < to; id += 2) {
+        String auction = id % 7 == 0 ? "null" : Long.toString(id % 10);
+        values.add(
+            "{\"id\": "
+                + id
+                + ", \"auction\": "
+                + auction
+                + ", \"price\": "
+                + (id / 4.0)
+                + ", \"ts\": "
+                + (T0 + id * 10)
+                + "}");
+      }
+      KAFKA.send("bids", partition, values);
+    }
+  }
+
+  @Test
+  void aFilterOverAStreamAnswersWhileItRunsAsTheBoundedTableDoes() throws Exception {
+    String query = "SELECT id, auction, price * 2 AS doubled, ts FROM %s WHERE auction %% 3 = 1";
+    try (SqlResult stream = session.sql(String.format(query, "bids"))) {
+      List<List<Object>> rows = new ArrayList<>();
+      List<List<Object>> before = session.sql(String.format(query, "bids_now")).rows();
+      readUntil(stream, rows, before.size());
+      assertThat(rows).containsExactlyInAnyOrderElementsOf(before);
+      send(1000, 1600); // while the job runs
+      List<List<Object>> after = session.sql(String.format(query, "bids_now")).rows();
+      assertThat(after).hasSizeGreaterThan(before.size());
+      readUntil(stream, rows, after.size());
+      assertThat(rows).containsExactlyInAnyOrderElementsOf(after);
+    }
+  }
+
+  @Test
+  void aStreamJoinsABoundedTable() throws Exception {
+    String query =
+        "SELECT b.id, a.name FROM %s b JOIN auctions a ON b.auction = a.id WHERE b.id < 1000";
+    List<List<Object>> expected = session.sql(String.format(query, "bids_now")).rows();
+    assertThat(expected).isNotEmpty();
+    try (SqlResult stream = session.sql(String.format(query, "bids"))) {
+      List<List<Object>> rows = new ArrayList<>();
+      readUntil(stream, rows, expected.size());
+      assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+    }
+  }
+
+  @Test
+  void explainShowsTheStreamAndItsWatermark() {
+    assertThat(session.explain("SELECT id FROM bids WHERE price > 10"))
+        .contains("Scan[bids [id, price], unbounded, WATERMARK FOR ts AS ts - INTERVAL '5' SECOND");
+  }
+
+  @Test
+  void whatAStreamCannotDoIsRefusedBeforeAJobStarts() {
+    assertThatThrownBy(() -> session.sql("SELECT auction, count(*) FROM bids GROUP BY auction"))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("aggregate")
+        .hasMessageContaining("unbounded table 'bids'")
+        .satisfies(
+            e -> assertThat(((QuiverException) e).code()).isEqualTo(ErrorCode.UNSUPPORTED_FEATURE));
+    assertThatThrownBy(() -> session.sql("SELECT id FROM bids ORDER BY price"))
+        .hasMessageContaining("ORDER BY over the unbounded table 'bids'");
+    assertThatThrownBy(
+            () ->
+                session.sql(
+                    "SELECT a.name, b.id FROM auctions a LEFT JOIN bids b ON b.auction = a.id"))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("unbounded table 'bids'");
+    assertThat(session.openQueries()).isZero();
+  }
+
+  @Test
+  void aWrongOptionNamesTheTableAndTheOption() {
+    assertThatThrownBy(
+            () -> session.registerTable("t", BIDS, Optional.empty(), Map.of("connector", "kafka")))
+        .hasMessage("[INVALID_QUERY] Table 't': the option 'topic' is missing");
+    Map<String, String> typo = kafka("bids", Map.of("scan.startup.mod", "earliest-offset"));
+    assertThatThrownBy(() -> session.registerTable("t", BIDS, Optional.empty(), typo))
+        .hasMessageStartingWith(
+            "[INVALID_QUERY] Table 't': the option ['scan.startup.mod'] is not one the kafka"
+                + " connector has");
+    assertThatThrownBy(
+            () ->
+                session.registerTable(
+                    "t",
+                    BIDS,
+                    Optional.of(new EventTime("nope", Duration.ZERO)),
+                    kafka("bids", Map.of())))
+        .hasMessageContaining("'nope'");
+  }
+
+  private static void readUntil(SqlResult result, List<List<Object>> rows, int count) {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (rows.size() < count) {
+      assertThat(System.nanoTime())
+          .as("%d of %d rows by the deadline", rows.size(), count)
+          .isLessThan(deadline);
+      assertThat(result.hasNext()).isTrue();
+      try (VectorSchemaRoot batch = result.next()) {
+        rows.addAll(ResultValues.rows(batch));
+      }
+    }
+  }
+}
