@@ -6,10 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.aggregate.HashAggregateOperator;
+import dev.quiver.operators.aggregate.WindowAggregateOperator;
+import dev.quiver.operators.aggregate.WindowTesting;
+import dev.quiver.operators.aggregate.WindowTesting.Shape;
+import dev.quiver.operators.aggregate.WindowTesting.Step;
 import dev.quiver.operators.join.HashJoinOperator;
 import dev.quiver.operators.limit.LimitOperator;
 import dev.quiver.operators.scalar.FilterOperator;
 import dev.quiver.operators.union.UnionOperator;
+import dev.quiver.plan.aggregate.AggregateMode;
 import dev.quiver.plan.expr.Exprs;
 import dev.quiver.plan.expr.ScalarFunction;
 import dev.quiver.plan.join.JoinKind;
@@ -316,6 +322,97 @@ class TaskPipelineTest {
       assertThat(stateless.snapshotState()).isEmpty();
       stateless.restoreState(Map.of());
     }
+  }
+
+  /**
+   * A PARTIAL window aggregate under a FINAL one: the watermark reaches the FINAL after the states
+   * the PARTIAL emits for it (else they would be late there), and a pipeline snapshot taken
+   * half-way and restored into a new pipeline gives the output of the run that was never
+   * interrupted.
+   */
+  @Test
+  void windowAggregatesThroughWatermarksAndARestore(BufferAllocator allocator) {
+    List<Step> steps =
+        WindowTesting.stream(new Shape(70, 1_000_000, 1_000_000, 20, 100, 300, 0.05, 0.01, 4));
+    OperatorContext context = OperatorContext.of(allocator).withTargetBatchRows(64);
+    WindowAggregateOperator[] made = new WindowAggregateOperator[2];
+    Map<List<Object>, Integer> whole = new HashMap<>();
+    try (TaskPipeline pipeline = TaskPipeline.build(windowChain(context, made), counting(whole))) {
+      feed(pipeline, steps, 0, steps.size(), allocator);
+      assertThat(made[1].lateRows()).isPositive();
+      assertThat(made[0].lateRows()).as("no state is late at the final").isZero();
+    }
+    assertThat(whole).isNotEmpty();
+    Map<List<Object>, Integer> pieces = new HashMap<>();
+    int cut = steps.size() / 2;
+    Map<Integer, byte[]> states;
+    try (TaskPipeline pipeline = TaskPipeline.build(windowChain(context, made), counting(pieces))) {
+      feed(pipeline, steps, 0, cut, allocator);
+      pipeline.flush();
+      states = pipeline.snapshotState();
+    }
+    assertThat(states).containsOnlyKeys(0, 1);
+    try (TaskPipeline pipeline = TaskPipeline.build(windowChain(context, made), counting(pieces))) {
+      pipeline.restoreState(states);
+      feed(pipeline, steps, cut, steps.size(), allocator);
+    }
+    assertThat(pieces).isEqualTo(whole);
+    assertThat(context.budget().used()).isZero();
+  }
+
+  /** FINAL (made[0]) over PARTIAL (made[1]) over input 0, grouped by window and key. */
+  private static TaskPipeline.Spec windowChain(
+      OperatorContext context, WindowAggregateOperator[] made) {
+    int[] keys = {WindowTesting.START, WindowTesting.END, WindowTesting.K};
+    Schema states =
+        HashAggregateOperator.outputSchema(
+            WindowTesting.SCHEMA, AggregateMode.PARTIAL, keys, WindowTesting.CALLS);
+    return TaskPipeline.operator(
+        sink ->
+            made[0] =
+                new WindowAggregateOperator(
+                    context,
+                    states,
+                    AggregateMode.FINAL,
+                    keys,
+                    WindowTesting.CALLS,
+                    WindowTesting.END,
+                    sink),
+        TaskPipeline.operator(
+            sink ->
+                made[1] =
+                    new WindowAggregateOperator(
+                        context,
+                        WindowTesting.SCHEMA,
+                        AggregateMode.PARTIAL,
+                        keys,
+                        WindowTesting.CALLS,
+                        WindowTesting.END,
+                        sink),
+            TaskPipeline.input(0)));
+  }
+
+  /** Steps {@code [from, to)} into stage input 0, finishing it after the last step. */
+  private static void feed(
+      TaskPipeline pipeline, List<Step> steps, int from, int to, BufferAllocator allocator) {
+    for (Step step : steps.subList(from, to)) {
+      if (step.isWatermark()) {
+        pipeline.watermark(step.watermark());
+      } else {
+        pipeline.add(0, WindowTesting.batch(step.rows(), allocator));
+      }
+    }
+    if (to == steps.size()) {
+      pipeline.finish(0);
+    }
+  }
+
+  private static BatchSink counting(Map<List<Object>, Integer> rows) {
+    return batch -> {
+      try (batch) {
+        BatchRows.rows(batch).forEach(row -> rows.merge(row, 1, Integer::sum));
+      }
+    };
   }
 
   @Test
