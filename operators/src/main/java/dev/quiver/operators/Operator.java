@@ -32,14 +32,17 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *   <li>{@link #watermark(long)} says that no later row has an event time at or before the given
  *       millisecond (Flink's watermark). The operator emits what that completes (a window
  *       aggregate: the windows that have ended) and what it holds only to fill batches, before the
- *       task passes the watermark on. Watermarks never go back; one that does not advance does
+ *       task passes the watermark on. Watermarks never go back; one that does not advance completes
  *       nothing.
  *   <li>An operator whose output depends on rows it received in earlier calls beyond what {@link
  *       #flush()} emits is {@linkplain #isStateful() stateful}. Its {@link #snapshotState()} is an
  *       opaque byte array that holds everything it needs to continue; {@link #restoreState(byte[])}
  *       on a freshly created operator of the same plan, before any input, makes it continue exactly
- *       where the snapshot was taken: the same remaining input gives the same output. The task
- *       snapshots at a checkpoint barrier, after a {@link #flush()}.
+ *       where the snapshot was taken: the same remaining input gives the same output rows at the
+ *       same points (their order within one emission may differ where it carries no meaning). The
+ *       task snapshots at a checkpoint barrier, after a {@link #flush()}. Operators that hold rows
+ *       but only ever run over bounded inputs (a hash aggregate, a sort, a join's build side) keep
+ *       the default, not stateful: a streaming plan must not put them over an unbounded input.
  * </ul>
  *
  * Operators are single-threaded: one task drives an operator from one thread.
