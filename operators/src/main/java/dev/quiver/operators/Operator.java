@@ -26,6 +26,25 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *       fetch=5]}.
  * </ul>
  *
+ * <p>Unbounded (streaming) tasks add event time and checkpoints:
+ *
+ * <ul>
+ *   <li>{@link #watermark(long)} says that no later row has an event time at or before the given
+ *       millisecond (Flink's watermark). The operator emits what that completes (a window
+ *       aggregate: the windows that have ended) and what it holds only to fill batches, before the
+ *       task passes the watermark on. Watermarks never go back; one that does not advance completes
+ *       nothing.
+ *   <li>An operator whose output depends on rows it received in earlier calls beyond what {@link
+ *       #flush()} emits is {@linkplain #isStateful() stateful}. Its {@link #snapshotState()} is an
+ *       opaque byte array that holds everything it needs to continue; {@link #restoreState(byte[])}
+ *       on a freshly created operator of the same plan, before any input, makes it continue exactly
+ *       where the snapshot was taken: the same remaining input gives the same output rows at the
+ *       same points (their order within one emission may differ where it carries no meaning). The
+ *       task snapshots at a checkpoint barrier, after a {@link #flush()}. Operators that hold rows
+ *       but only ever run over bounded inputs (a hash aggregate, a sort, a join's build side) keep
+ *       the default, not stateful: a streaming plan must not put them over an unbounded input.
+ * </ul>
+ *
  * Operators are single-threaded: one task drives an operator from one thread.
  */
 public interface Operator extends AutoCloseable {
@@ -46,6 +65,41 @@ public interface Operator extends AutoCloseable {
    * operators hold no such rows.
    */
   default void flush() {}
+
+  /**
+   * The event-time watermark passes: no row after this call has an event time (milliseconds since
+   * the epoch) at or before {@code millis}. Emits what the watermark completes, and at least what
+   * {@link #flush()} emits, which is all most operators do. Does nothing once the operator is
+   * finished or closed.
+   */
+  default void watermark(long millis) {
+    flush();
+  }
+
+  /** Whether {@link #snapshotState()} holds anything: false for operators that keep no rows. */
+  default boolean isStateful() {
+    return false;
+  }
+
+  /**
+   * Everything the operator needs to continue after a restore, as an opaque, versioned byte array.
+   * Only called on {@linkplain #isStateful() stateful} operators, between calls (never during one).
+   *
+   * @throws UnsupportedOperationException if the operator is not stateful
+   */
+  default byte[] snapshotState() {
+    throw new UnsupportedOperationException(this + " keeps no state to snapshot");
+  }
+
+  /**
+   * Continues from {@code state}, a {@link #snapshotState()} of an operator made from the same
+   * plan; called on a freshly created operator before any input.
+   *
+   * @throws UnsupportedOperationException if the operator is not stateful
+   */
+  default void restoreState(byte[] state) {
+    throw new UnsupportedOperationException(this + " keeps no state to restore");
+  }
 
   /** Releases everything the operator holds. Idempotent. */
   @Override

@@ -4,6 +4,7 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.operators.OperatorContext;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -43,7 +44,7 @@ final class GroupFeeder {
       if (count == rows) {
         refused = groups.tryAdd(batch, feed);
       } else {
-        try (VectorSchemaRoot slice = slice(batch, from, count)) {
+        try (VectorSchemaRoot slice = slice(batch, from, count, context.allocator())) {
           refused = groups.tryAdd(slice, feed);
         }
       }
@@ -62,11 +63,12 @@ final class GroupFeeder {
   }
 
   /** Rows {@code [from, from + count)} of {@code batch} as a new batch sharing its buffers. */
-  private VectorSchemaRoot slice(VectorSchemaRoot batch, int from, int count) {
+  static VectorSchemaRoot slice(
+      VectorSchemaRoot batch, int from, int count, BufferAllocator allocator) {
     List<FieldVector> vectors = new ArrayList<>(batch.getFieldVectors().size());
     try {
       for (FieldVector vector : batch.getFieldVectors()) {
-        TransferPair pair = vector.getTransferPair(context.allocator());
+        TransferPair pair = vector.getTransferPair(allocator);
         pair.splitAndTransfer(from, count);
         vectors.add((FieldVector) pair.getTo());
       }

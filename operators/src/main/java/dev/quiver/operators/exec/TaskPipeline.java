@@ -5,7 +5,12 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -32,6 +37,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * that come first, else right after the {@link #finish} of the input before it. So a VALUES build
  * side is complete before the first probe batch, exactly like a build side that is a stage input. A
  * pipeline of sources only is finished by {@link #start()} alone.
+ *
+ * <p>An unbounded task also passes {@linkplain #watermark(long) watermarks} through its operators
+ * and checkpoints them: {@link #snapshotState()} and {@link #restoreState(Map)}.
  *
  * <p>Owns its operators and sources: {@link #close()} closes every one of them.
  */
@@ -172,6 +180,67 @@ public final class TaskPipeline implements AutoCloseable {
         node.operator.flush();
       }
     }
+  }
+
+  /**
+   * Passes the event-time {@linkplain Operator#watermark(long) watermark} {@code millis} through
+   * every operator, each after all the operators that feed it: what an upstream operator emits for
+   * the watermark (a window it completes, rows it held) reaches the operator downstream before that
+   * one sees the watermark, so it is not late there.
+   */
+  public void watermark(long millis) {
+    for (int i = nodes.size() - 1; i >= 0; i--) { // reverse pre-order: children before parents
+      PipelineNode node = nodes.get(i);
+      if (node.operator != null) {
+        node.operator.watermark(millis);
+      }
+    }
+  }
+
+  /**
+   * The {@linkplain Operator#snapshotState() states} of the stateful operators, keyed by each
+   * operator's position in the pipeline (depth first, the root 0), which the same spec always gives
+   * the same operator: {@link #restoreState} of a pipeline built from the same plan matches them
+   * up. Empty when no operator keeps state. The driver {@linkplain #flush() flushes} first.
+   */
+  public SortedMap<Integer, byte[]> snapshotState() {
+    SortedMap<Integer, byte[]> states = new TreeMap<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      Operator operator = nodes.get(i).operator;
+      if (operator != null && operator.isStateful()) {
+        states.put(i, requireNonNull(operator.snapshotState(), operator + " gave a null state"));
+      }
+    }
+    return Collections.unmodifiableSortedMap(states);
+  }
+
+  /**
+   * Restores every stateful operator from {@code states}, a {@link #snapshotState()} of a pipeline
+   * of the same plan, before any input (and before {@link #start()}). The positions must be exactly
+   * those of this pipeline's stateful operators: anything else is the snapshot of another plan.
+   */
+  public void restoreState(Map<Integer, byte[]> states) {
+    requireNonNull(states, "states is null");
+    if (started) {
+      throw new IllegalStateException("a task pipeline restores its state before its first input");
+    }
+    SortedMap<Integer, Operator> stateful = new TreeMap<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      Operator operator = nodes.get(i).operator;
+      if (operator != null && operator.isStateful()) {
+        stateful.put(i, operator);
+      }
+    }
+    if (!stateful.keySet().equals(new TreeSet<>(states.keySet()))) {
+      throw new IllegalArgumentException(
+          "a snapshot of the stateful operators at positions "
+              + new TreeSet<>(states.keySet())
+              + " cannot restore this pipeline, whose stateful operators are at "
+              + stateful.keySet()
+              + " (a snapshot of another plan?):\n"
+              + this);
+    }
+    stateful.forEach((position, operator) -> operator.restoreState(states.get(position)));
   }
 
   /** Moves past finished leaves, running each source reached. */

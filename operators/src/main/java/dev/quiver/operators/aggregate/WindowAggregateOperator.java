@@ -1,0 +1,316 @@
+package dev.quiver.operators.aggregate;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import dev.quiver.operators.BatchSink;
+import dev.quiver.operators.Operator;
+import dev.quiver.operators.OperatorContext;
+import dev.quiver.plan.aggregate.AggregateCall;
+import dev.quiver.plan.aggregate.AggregateMode;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Event-time window aggregation for unbounded inputs: {@code GROUP BY window_start, window_end,
+ * ...} over the rows of a windowing table function, one hash aggregate per open window, each
+ * emitted once the watermark passes the window's end and then forgotten.
+ *
+ * <pre>
+ *   batch ─► OpenWindows: split by window end ─► late, no window: dropped and counted
+ *                                             └► rows of window e ─► groups of e
+ *   watermark(w) ─► each window with end ≤ (w + 1) ms, in order of end ─► keys + states or values
+ *   finish ─► every window left
+ * </pre>
+ *
+ * <p>Arguments, modes and column layout are those of {@link HashAggregateOperator} (FINAL reads
+ * PARTIAL's output), plus {@code windowEnd}: the input column of the window end, a TIMESTAMP
+ * (MICROSECOND, no time zone) that must be one of the group keys and is named as they are (in FINAL
+ * mode by the PARTIAL's input column). HOP windows put a row in several windows, but the plan
+ * repeats such a row once per window before the aggregate, so every row has one window end.
+ *
+ * <p>Completion is Flink's: a window {@code [start, end)} is complete once the watermark reaches
+ * its last millisecond, {@code floor((end - 1 µs) / 1 ms)} — {@code end - 1 ms} for an end on a
+ * whole millisecond — that is once {@code end ≤ (watermark + 1) · 1000} µs, since a watermark
+ * {@code w} promises that later rows are at {@code w + 1} ms or after. A row whose window is
+ * complete when it arrives is late: dropped and counted ({@link #lateRows()}). A row whose window
+ * end is NULL (no event time) is in no window: dropped and counted apart ({@link
+ * #rowsWithoutWindow()}), since it is a data problem, not lateness. Watermarks that do not advance
+ * do nothing. {@link #finish} (a bounded input ended) emits every window left.
+ *
+ * <p>Every mode, PARTIAL too: a partial aggregate that held its groups only until the next
+ * watermark would send each group once per watermark; holding them until the window completes sends
+ * it once. The partial states of a window reach the FINAL before the watermark that completes it (a
+ * task emits them before passing that watermark on), so they are never late there.
+ *
+ * <p>Memory: the groups of each window are reserved in the task's budget as a hash aggregate's; a
+ * batch the budget cannot take even row by row fails with MEMORY_BUDGET_EXCEEDED naming this
+ * operator. Window state does not spill (PARTIAL could emit a window early instead, as the hash
+ * aggregate does: not done).
+ *
+ * <p>Checkpoints: {@link #snapshotState()} holds the open windows' groups as partial states, the
+ * watermark and the counters ({@link WindowSnapshot}). Every call therefore needs a partial state:
+ * DISTINCT calls and MEDIAN or percentiles are refused in every mode (a plan rewrites {@code
+ * COUNT(DISTINCT x)} into a two-level aggregate).
+ *
+ * <p>It lives in {@code aggregate}, not a package of its own: it is a hash aggregate per window and
+ * is made of the family's package-private parts ({@link GroupStates}, {@link GroupFeeder}, {@link
+ * AggregateLayout}, {@link Feed}, {@link AggregateOutput}), which another package would need made
+ * public. Not thread-safe.
+ */
+public final class WindowAggregateOperator implements Operator {
+  private final OperatorContext context;
+  private final BatchSink sink;
+  private final String description;
+  private final Feed feed; // the input's
+  private final Feed stateFeed; // a snapshot's groups: keys, then every call's states
+  private final Schema stateSchema;
+  private final int endKey; // position of the window end among the keys
+  private final int endColumn; // its input column
+  private final Schema output;
+  private final OpenWindows windows;
+  private long watermark = Long.MIN_VALUE;
+  private long completeUpTo = Long.MIN_VALUE; // µs: windows ending at or before it are complete
+  private long lateRows;
+  private long rowsWithoutWindow;
+  private boolean started; // input, a watermark or a restore came
+  private boolean finished;
+  private boolean closed;
+
+  /**
+   * @param input the schema of the input batches
+   * @param groupKeys the group key columns of the rows (in FINAL mode: of the PARTIAL's input)
+   * @param calls the aggregates, in output order; each must have a partial state
+   * @param windowEnd the window end column, one of {@code groupKeys}
+   * @param sink receives the output batches
+   */
+  public WindowAggregateOperator(
+      OperatorContext context,
+      Schema input,
+      AggregateMode mode,
+      int[] groupKeys,
+      List<AggregateCall> calls,
+      int windowEnd,
+      BatchSink sink) {
+    this.context = requireNonNull(context, "context is null");
+    this.sink = requireNonNull(sink, "sink is null");
+    AggregateLayout layout = new AggregateLayout(input, mode, groupKeys, calls);
+    List<AggregateCall> copy = List.copyOf(calls);
+    this.description = describe(mode, windowEnd, groupKeys, copy);
+    this.endKey = keyPosition(groupKeys, windowEnd);
+    this.endColumn = layout.keyColumns[endKey];
+    checkWindowEnd(layout.keyFields.get(endKey));
+    this.stateSchema = WindowSnapshot.groupsSchema(layout.keyFields, copy, description);
+    this.feed = Feed.of(layout);
+    this.stateFeed = Feed.spilledStates(groupKeys.length, copy);
+    this.output = layout.output;
+    this.windows = new OpenWindows(context, layout, copy, description);
+  }
+
+  private int keyPosition(int[] groupKeys, int windowEnd) {
+    for (int k = 0; k < groupKeys.length; k++) {
+      if (groupKeys[k] == windowEnd) {
+        return k;
+      }
+    }
+    throw new IllegalArgumentException(
+        description + ": the window end #" + windowEnd + " is not one of the group keys");
+  }
+
+  private void checkWindowEnd(Field field) {
+    if (!(field.getType() instanceof ArrowType.Timestamp type)
+        || type.getUnit() != TimeUnit.MICROSECOND
+        || type.getTimezone() != null) {
+      throw new IllegalArgumentException(
+          description + ": the window end must be a TIMESTAMP (microseconds, no zone): " + field);
+    }
+  }
+
+  /** The schema of the output batches (as {@link HashAggregateOperator}'s). */
+  public Schema outputSchema() {
+    return output;
+  }
+
+  /**
+   * The window end (µs) up to which windows are complete at watermark {@code millis}: {@code
+   * (millis + 1) · 1000}, saturated.
+   */
+  static long completeUpTo(long millis) {
+    if (millis >= Long.MAX_VALUE / 1000) {
+      return Long.MAX_VALUE;
+    }
+    if (millis < Long.MIN_VALUE / 1000 - 1) {
+      return Long.MIN_VALUE;
+    }
+    return (millis + 1) * 1000;
+  }
+
+  @Override
+  public int inputs() {
+    return 1;
+  }
+
+  @Override
+  public void add(int input, VectorSchemaRoot batch) {
+    try (batch) {
+      checkInput(input);
+      if (finished || closed) {
+        throw new IllegalStateException(description + " received a batch after finish or close");
+      }
+      started = true;
+      if (batch.getRowCount() > 0) {
+        fold(batch, endColumn, feed, completeUpTo);
+      }
+    } catch (QuiverException e) {
+      throw explained(e);
+    }
+  }
+
+  /** Folds each window's rows of {@code batch} (which the caller keeps) into its groups. */
+  private void fold(VectorSchemaRoot batch, int column, Feed by, long complete) {
+    windows.add(batch, column, by, complete);
+    lateRows += windows.late();
+    rowsWithoutWindow += windows.nulls();
+  }
+
+  private QuiverException explained(QuiverException e) {
+    if (e.code() != ErrorCode.MEMORY_BUDGET_EXCEEDED) {
+      return e;
+    }
+    return new QuiverException(
+        e.code(),
+        description
+            + " keeps the groups of every open window in memory and cannot spill them: give the"
+            + " task more memory, use more tasks or let the watermark lag less ("
+            + e.getMessage()
+            + ")",
+        e);
+  }
+
+  /** Emits every window that the watermark {@code millis} completes, and forgets it. */
+  @Override
+  public void watermark(long millis) {
+    started = true;
+    if (finished || closed || millis <= watermark) {
+      return;
+    }
+    watermark = millis;
+    completeUpTo = completeUpTo(millis);
+    windows.emitUpTo(completeUpTo, sink);
+  }
+
+  @Override
+  public void finish(int input) {
+    checkInput(input);
+    if (finished) {
+      return;
+    }
+    finished = true;
+    try {
+      windows.emitUpTo(Long.MAX_VALUE, sink);
+    } finally {
+      close(); // the state is no longer needed: return its memory now
+    }
+  }
+
+  /** Rows dropped because their window was complete when they came. */
+  public long lateRows() {
+    return lateRows;
+  }
+
+  /** Rows dropped because their window end was NULL. */
+  public long rowsWithoutWindow() {
+    return rowsWithoutWindow;
+  }
+
+  /** Windows held: not complete yet. */
+  public int openWindows() {
+    return windows.size();
+  }
+
+  /** The last watermark seen, {@code Long.MIN_VALUE} before the first. */
+  public long currentWatermark() {
+    return watermark;
+  }
+
+  @Override
+  public boolean isStateful() {
+    return true;
+  }
+
+  /** The open windows' groups, the watermark and the counters ({@link WindowSnapshot}). */
+  @Override
+  public byte[] snapshotState() {
+    if (closed && !finished) {
+      throw new IllegalStateException(description + " is closed: it has no state to snapshot");
+    }
+    return WindowSnapshot.write(
+        new WindowSnapshot.Header(watermark, lateRows, rowsWithoutWindow), stateSchema, windows);
+  }
+
+  @Override
+  public void restoreState(byte[] state) {
+    requireNonNull(state, "state is null");
+    if (started || closed) {
+      throw new IllegalStateException(description + " restores its state before any input");
+    }
+    started = true;
+    try {
+      WindowSnapshot.Header header =
+          WindowSnapshot.read(
+              state,
+              stateSchema,
+              context.allocator(),
+              groups -> fold(groups, endKey, stateFeed, Long.MIN_VALUE));
+      watermark = header.watermark();
+      completeUpTo = completeUpTo(watermark);
+      lateRows = header.lateRows();
+      rowsWithoutWindow = header.rowsWithoutWindow();
+    } catch (QuiverException e) {
+      throw explained(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    windows.close();
+  }
+
+  private void checkInput(int input) {
+    if (input != 0) {
+      throw new IllegalArgumentException(description + " has one input, not input " + input);
+    }
+  }
+
+  /** One line: {@code WindowAggregate[mode=FINAL, windowEnd=#1, keys=[#0, #1], aggs=[...]]}. */
+  @Override
+  public String toString() {
+    return description;
+  }
+
+  private static String describe(
+      AggregateMode mode, int windowEnd, int[] groupKeys, List<AggregateCall> calls) {
+    return "WindowAggregate[mode="
+        + mode
+        + ", windowEnd=#"
+        + windowEnd
+        + ", keys="
+        + Arrays.stream(groupKeys)
+            .mapToObj(k -> "#" + k)
+            .collect(Collectors.joining(", ", "[", "]"))
+        + ", aggs="
+        + calls
+        + "]";
+  }
+}
