@@ -1,5 +1,7 @@
 package dev.quiver.nexmark;
 
+import java.io.Serializable;
+
 /**
  * The event numbers task {@code task} of {@code tasks} generates out of events {@code 0 ..
  * events-1}: blocks of {@code blockEvents} consecutive numbers dealt round robin, block {@code b}
@@ -23,7 +25,8 @@ package dev.quiver.nexmark;
  * @param tasks the number of tasks the events are split among
  * @param blockEvents the events per block
  */
-public record EventSplit(long events, int task, int tasks, int blockEvents) {
+public record EventSplit(long events, int task, int tasks, int blockEvents)
+    implements Serializable {
 
   /** Events per block unless chosen: 20 epochs of the default proportions. */
   public static final int DEFAULT_BLOCK_EVENTS = 1000;

@@ -1,5 +1,7 @@
 package dev.quiver.nexmark;
 
+import java.io.Serializable;
+
 /**
  * The parameters of a Nexmark event stream. Two generators with equal configurations produce equal
  * events for every event number.
@@ -37,7 +39,8 @@ public record NexmarkConfig(
     int numActivePeople,
     int avgPersonByteSize,
     int avgAuctionByteSize,
-    int avgBidByteSize) {
+    int avgBidByteSize)
+    implements Serializable {
 
   /** 2026-01-01T00:00:00Z: a fixed event time of event 0, so that runs are reproducible. */
   public static final long DEFAULT_BASE_TIME_MILLIS = 1_767_225_600_000L;

@@ -13,6 +13,7 @@ public final class Text {
   private byte[] bytes;
   private int offset;
   private int length;
+  private boolean constant;
 
   Text(int scratchBytes) {
     this.scratch = new byte[scratchBytes];
@@ -31,15 +32,26 @@ public final class Text {
     return length;
   }
 
+  /**
+   * Whether {@link #bytes()} is a table that never changes (names, channels, the {@code extra}
+   * pool), so that a consumer may keep a reference to the slice instead of copying it; false for
+   * the holder's scratch buffer, which the next event overwrites.
+   */
+  public boolean isConstant() {
+    return constant;
+  }
+
   /** Points at a constant. */
   void set(byte[] value) {
     set(value, 0, value.length);
   }
 
+  /** Points at a slice of a constant table. */
   void set(byte[] value, int from, int count) {
     bytes = value;
     offset = from;
     length = count;
+    constant = true;
   }
 
   /** The scratch buffer, to be filled and then {@link #useScratch published}. */
@@ -48,7 +60,10 @@ public final class Text {
   }
 
   void useScratch(int from, int count) {
-    set(scratch, from, count);
+    bytes = scratch;
+    offset = from;
+    length = count;
+    constant = false;
   }
 
   /** A copy as a Java string (tests, the row path's debugging; allocates). */
