@@ -13,14 +13,15 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
  * tells the reader there are no more. A split given back after a failure goes to the reader of the
  * same index when it registers again.
  */
-final class NexmarkEnumerator implements SplitEnumerator<NexmarkSplit, NexmarkEnumeratorState> {
+public final class NexmarkEnumerator
+    implements SplitEnumerator<NexmarkSplit, NexmarkEnumeratorState> {
   private final SplitEnumeratorContext<NexmarkSplit> context;
   private final long events;
   private final int blockEvents;
   private final List<NexmarkSplit> pending;
   private boolean created;
 
-  NexmarkEnumerator(
+  public NexmarkEnumerator(
       SplitEnumeratorContext<NexmarkSplit> context,
       long events,
       int blockEvents,
