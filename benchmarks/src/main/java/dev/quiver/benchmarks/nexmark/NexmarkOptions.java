@@ -42,7 +42,7 @@ public record NexmarkOptions(
           + "  --rate N               event-time rate, events per second of event time (default"
           + " 10,000, the spec's)\n"
           + "  --seed N               (default 0)\n"
-          + "  --warmup-events N      one unmeasured run of each query first (default 1,000,000;"
+          + "  --warmup-events N      one unmeasured run of each query first (default 3,000,000;"
           + " 0: none)\n"
           + "  --managed-memory SIZE  Flink managed memory (default 4g)\n"
           + "  --timeout-seconds N    per query and engine (default 900)\n"
@@ -56,7 +56,7 @@ public record NexmarkOptions(
     NexmarkQuery.AVAILABLE.forEach(q -> queries.add(new NexmarkQuery(q)));
     int parallelism = 2;
     NexmarkConfig config = NexmarkConfig.DEFAULT;
-    long warmupEvents = 1_000_000;
+    long warmupEvents = 3_000_000;
     String managedMemory = "4g";
     Duration timeout = Duration.ofMinutes(15);
     List<Engine.Kind> engines = List.of(Engine.Kind.FLINK);
