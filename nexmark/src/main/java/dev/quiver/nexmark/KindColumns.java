@@ -1,14 +1,11 @@
 package dev.quiver.nexmark;
 
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.TimeStampMilliVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Writes one kind's events into a batch of {@link NexmarkSchemas}: the generator fills a reused
- * holder, the holder's fields go straight into the vectors (fixed-width ones preallocated for the
- * batch, strings grown as needed). Nothing is allocated per event.
+ * holder, the holder's fields go straight into the batch's buffers ({@link Columns}). Nothing is
+ * allocated per event.
  */
 abstract class KindColumns {
   /** Allocates {@code root}'s vectors for {@code rows} rows and keeps them for {@link #write}. */
@@ -16,6 +13,9 @@ abstract class KindColumns {
 
   /** Writes event {@code n} of this kind into row {@code row}. */
   abstract void write(NexmarkGenerator generator, long n, int row);
+
+  /** Sets the batch's counts and validity after {@code rows} rows. */
+  abstract void finish(int rows);
 
   static KindColumns of(EventKind kind) {
     return switch (kind) {
@@ -25,47 +25,25 @@ abstract class KindColumns {
     };
   }
 
-  static void set(VarCharVector vector, int row, Text text) {
-    vector.setSafe(row, text.bytes(), text.offset(), text.length());
-  }
-
-  static BigIntVector bigint(VectorSchemaRoot root, int column, int rows) {
-    BigIntVector vector = (BigIntVector) root.getVector(column);
-    vector.allocateNew(rows);
-    return vector;
-  }
-
-  static TimeStampMilliVector timestamp(VectorSchemaRoot root, int column, int rows) {
-    TimeStampMilliVector vector = (TimeStampMilliVector) root.getVector(column);
-    vector.allocateNew(rows);
-    return vector;
-  }
-
-  static VarCharVector varchar(VectorSchemaRoot root, int column, int rows, int averageBytes) {
-    VarCharVector vector = (VarCharVector) root.getVector(column);
-    vector.allocateNew((long) rows * averageBytes, rows);
-    return vector;
-  }
-
   private static final class BidColumns extends KindColumns {
     private final Bid bid = new Bid();
-    private BigIntVector auction;
-    private BigIntVector bidder;
-    private BigIntVector price;
-    private VarCharVector channel;
-    private VarCharVector url;
-    private TimeStampMilliVector dateTime;
-    private VarCharVector extra;
+    private final Columns.Longs auction = new Columns.Longs();
+    private final Columns.Longs bidder = new Columns.Longs();
+    private final Columns.Longs price = new Columns.Longs();
+    private final Columns.Strings channel = new Columns.Strings();
+    private final Columns.Strings url = new Columns.Strings();
+    private final Columns.Longs dateTime = new Columns.Longs();
+    private final Columns.Strings extra = new Columns.Strings();
 
     @Override
     void start(VectorSchemaRoot root, int rows) {
-      auction = bigint(root, 0, rows);
-      bidder = bigint(root, 1, rows);
-      price = bigint(root, 2, rows);
-      channel = varchar(root, 3, rows, 12);
-      url = varchar(root, 4, rows, 64);
-      dateTime = timestamp(root, 5, rows);
-      extra = varchar(root, 6, rows, 72);
+      auction.start(root.getVector(0), rows);
+      bidder.start(root.getVector(1), rows);
+      price.start(root.getVector(2), rows);
+      channel.start(root.getVector(3), rows, 12);
+      url.start(root.getVector(4), rows, 64);
+      dateTime.start(root.getVector(5), rows);
+      extra.start(root.getVector(6), rows, 72);
     }
 
     @Override
@@ -74,90 +52,127 @@ abstract class KindColumns {
       auction.set(row, bid.auction);
       bidder.set(row, bid.bidder);
       price.set(row, bid.price);
-      set(channel, row, bid.channel);
-      set(url, row, bid.url);
+      channel.set(row, bid.channel);
+      url.set(row, bid.url);
       dateTime.set(row, bid.dateTime);
-      set(extra, row, bid.extra);
+      extra.set(row, bid.extra);
+    }
+
+    @Override
+    void finish(int rows) {
+      auction.finish(rows);
+      bidder.finish(rows);
+      price.finish(rows);
+      channel.finish(rows);
+      url.finish(rows);
+      dateTime.finish(rows);
+      extra.finish(rows);
     }
   }
 
   private static final class PersonColumns extends KindColumns {
     private final Person person = new Person();
-    private BigIntVector id;
-    private VarCharVector name;
-    private VarCharVector email;
-    private VarCharVector creditCard;
-    private VarCharVector city;
-    private VarCharVector state;
-    private TimeStampMilliVector dateTime;
-    private VarCharVector extra;
+    private final Columns.Longs id = new Columns.Longs();
+    private final Columns.Strings name = new Columns.Strings();
+    private final Columns.Strings email = new Columns.Strings();
+    private final Columns.Strings creditCard = new Columns.Strings();
+    private final Columns.Strings city = new Columns.Strings();
+    private final Columns.Strings state = new Columns.Strings();
+    private final Columns.Longs dateTime = new Columns.Longs();
+    private final Columns.Strings extra = new Columns.Strings();
 
     @Override
     void start(VectorSchemaRoot root, int rows) {
-      id = bigint(root, 0, rows);
-      name = varchar(root, 1, rows, 12);
-      email = varchar(root, 2, rows, 12);
-      creditCard = varchar(root, 3, rows, 19);
-      city = varchar(root, 4, rows, 8);
-      state = varchar(root, 5, rows, 2);
-      dateTime = timestamp(root, 6, rows);
-      extra = varchar(root, 7, rows, 144);
+      id.start(root.getVector(0), rows);
+      name.start(root.getVector(1), rows, 12);
+      email.start(root.getVector(2), rows, 12);
+      creditCard.start(root.getVector(3), rows, 19);
+      city.start(root.getVector(4), rows, 8);
+      state.start(root.getVector(5), rows, 2);
+      dateTime.start(root.getVector(6), rows);
+      extra.start(root.getVector(7), rows, 144);
     }
 
     @Override
     void write(NexmarkGenerator generator, long n, int row) {
       generator.person(n, person);
       id.set(row, person.id);
-      set(name, row, person.name);
-      set(email, row, person.emailAddress);
-      set(creditCard, row, person.creditCard);
-      set(city, row, person.city);
-      set(state, row, person.state);
+      name.set(row, person.name);
+      email.set(row, person.emailAddress);
+      creditCard.set(row, person.creditCard);
+      city.set(row, person.city);
+      state.set(row, person.state);
       dateTime.set(row, person.dateTime);
-      set(extra, row, person.extra);
+      extra.set(row, person.extra);
+    }
+
+    @Override
+    void finish(int rows) {
+      id.finish(rows);
+      name.finish(rows);
+      email.finish(rows);
+      creditCard.finish(rows);
+      city.finish(rows);
+      state.finish(rows);
+      dateTime.finish(rows);
+      extra.finish(rows);
     }
   }
 
   private static final class AuctionColumns extends KindColumns {
     private final Auction auction = new Auction();
-    private BigIntVector id;
-    private VarCharVector itemName;
-    private VarCharVector description;
-    private BigIntVector initialBid;
-    private BigIntVector reserve;
-    private TimeStampMilliVector dateTime;
-    private TimeStampMilliVector expires;
-    private BigIntVector seller;
-    private BigIntVector category;
-    private VarCharVector extra;
+    private final Columns.Longs id = new Columns.Longs();
+    private final Columns.Strings itemName = new Columns.Strings();
+    private final Columns.Strings description = new Columns.Strings();
+    private final Columns.Longs initialBid = new Columns.Longs();
+    private final Columns.Longs reserve = new Columns.Longs();
+    private final Columns.Longs dateTime = new Columns.Longs();
+    private final Columns.Longs expires = new Columns.Longs();
+    private final Columns.Longs seller = new Columns.Longs();
+    private final Columns.Longs category = new Columns.Longs();
+    private final Columns.Strings extra = new Columns.Strings();
 
     @Override
     void start(VectorSchemaRoot root, int rows) {
-      id = bigint(root, 0, rows);
-      itemName = varchar(root, 1, rows, 10);
-      description = varchar(root, 2, rows, 50);
-      initialBid = bigint(root, 3, rows);
-      reserve = bigint(root, 4, rows);
-      dateTime = timestamp(root, 5, rows);
-      expires = timestamp(root, 6, rows);
-      seller = bigint(root, 7, rows);
-      category = bigint(root, 8, rows);
-      extra = varchar(root, 9, rows, 400);
+      id.start(root.getVector(0), rows);
+      itemName.start(root.getVector(1), rows, 10);
+      description.start(root.getVector(2), rows, 50);
+      initialBid.start(root.getVector(3), rows);
+      reserve.start(root.getVector(4), rows);
+      dateTime.start(root.getVector(5), rows);
+      expires.start(root.getVector(6), rows);
+      seller.start(root.getVector(7), rows);
+      category.start(root.getVector(8), rows);
+      extra.start(root.getVector(9), rows, 400);
     }
 
     @Override
     void write(NexmarkGenerator generator, long n, int row) {
       generator.auction(n, auction);
       id.set(row, auction.id);
-      set(itemName, row, auction.itemName);
-      set(description, row, auction.description);
+      itemName.set(row, auction.itemName);
+      description.set(row, auction.description);
       initialBid.set(row, auction.initialBid);
       reserve.set(row, auction.reserve);
       dateTime.set(row, auction.dateTime);
       expires.set(row, auction.expires);
       seller.set(row, auction.seller);
       category.set(row, auction.category);
-      set(extra, row, auction.extra);
+      extra.set(row, auction.extra);
+    }
+
+    @Override
+    void finish(int rows) {
+      id.finish(rows);
+      itemName.finish(rows);
+      description.finish(rows);
+      initialBid.finish(rows);
+      reserve.finish(rows);
+      dateTime.finish(rows);
+      expires.finish(rows);
+      seller.finish(rows);
+      category.finish(rows);
+      extra.finish(rows);
     }
   }
 }

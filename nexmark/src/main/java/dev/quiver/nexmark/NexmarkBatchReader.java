@@ -72,6 +72,7 @@ public final class NexmarkBatchReader {
         n = split.nextFrom(n + 1);
       }
       position = n == EventSplit.END ? split.events() : n;
+      columns.finish(rows);
       root.setRowCount(rows);
       return root;
     } catch (RuntimeException | Error e) {
