@@ -2,12 +2,17 @@ package dev.quiver.flink.nexmark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.flink.batch.BatchCompression;
 import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.flink.batch.BatchSerializer;
 import dev.quiver.nexmark.EventKind;
 import dev.quiver.nexmark.EventSplit;
 import dev.quiver.nexmark.NexmarkBatchReader;
 import dev.quiver.nexmark.NexmarkConfig;
+import dev.quiver.nexmark.NexmarkSchemas;
 import dev.quiver.testing.ArrowLeakCheck;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -18,6 +23,8 @@ import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.io.InputStatus;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 import org.apache.flink.util.UserCodeClassLoader;
 import org.junit.jupiter.api.Test;
@@ -43,7 +50,7 @@ class NexmarkSourceReaderTest {
       first.start();
       first.addSplits(List.of(split));
       first.notifyNoMoreSplits();
-      Output output = new Output(rows);
+      Output output = new Output(rows, allocator);
       for (int i = 0; i < 5; i++) {
         assertThat(first.pollNext(output)).isEqualTo(InputStatus.MORE_AVAILABLE);
       }
@@ -64,7 +71,7 @@ class NexmarkSourceReaderTest {
       second.start();
       second.addSplits(List.of(restored));
       second.notifyNoMoreSplits();
-      Output output = new Output(rows);
+      Output output = new Output(rows, allocator);
       while (second.pollNext(output) == InputStatus.MORE_AVAILABLE) {}
       assertThat(second.pollNext(output)).isEqualTo(InputStatus.END_OF_INPUT);
     } finally {
@@ -90,11 +97,26 @@ class NexmarkSourceReaderTest {
     return new NexmarkBatchSourceReader(new Context(), CONFIG, EventKind.BID, 1000);
   }
 
-  /** Copies each batch's rows, as a downstream task would have received them. */
-  private record Output(List<List<String>> rows) implements ReaderOutput<BatchRecord> {
+  /**
+   * Copies each batch's rows as a downstream task receives them over the network: through the batch
+   * serializer (the generator writes the buffers directly; Arrow IPC must read them as written).
+   */
+  private record Output(List<List<String>> rows, BufferAllocator allocator)
+      implements ReaderOutput<BatchRecord> {
     @Override
     public void collect(BatchRecord record) {
-      rows.addAll(NexmarkBatches.rows(record.batch()));
+      BatchSerializer serializer =
+          new BatchSerializer(NexmarkSchemas.BID, BatchCompression.NONE, "test");
+      DataOutputSerializer out = new DataOutputSerializer(1 << 16);
+      try {
+        serializer.serialize(record, out);
+        try (BatchRecord received =
+            serializer.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()), allocator)) {
+          rows.addAll(NexmarkBatches.rows(received.batch()));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
 
     @Override
