@@ -16,18 +16,23 @@ import org.apache.flink.configuration.TaskManagerOptions;
  * The Flink settings both Flink engines get, so that Quiver and Flink SQL run on identical
  * MiniClusters: one TaskManager with {@code parallelism} slots, the same managed memory, BATCH jobs
  * at the same default parallelism, shuffles without Flink's LZ4 compression, the REST endpoint on a
- * port of this machine's choosing.
+ * port of this machine's choosing. Public for the Nexmark runner, whose Flink SQL side runs on the
+ * same settings in STREAMING mode.
  */
-final class ClusterSettings {
+public final class ClusterSettings {
   private ClusterSettings() {}
 
   static Configuration configuration(BenchmarkOptions options, int restPort) {
+    return configuration(options.parallelism(), options.managedMemory(), restPort);
+  }
+
+  /** The settings for {@code parallelism} slots and {@code managedMemory} (e.g. {@code 4g}). */
+  public static Configuration configuration(int parallelism, String managedMemory, int restPort) {
     Configuration configuration = new Configuration();
     configuration.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
-    configuration.set(CoreOptions.DEFAULT_PARALLELISM, options.parallelism());
-    configuration.set(TaskManagerOptions.NUM_TASK_SLOTS, options.parallelism());
-    configuration.set(
-        TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(options.managedMemory()));
+    configuration.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
+    configuration.set(TaskManagerOptions.NUM_TASK_SLOTS, parallelism);
+    configuration.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(managedMemory));
     // Quiver's local default (SessionBuilder): no LZ4 shuffle compression on one machine.
     configuration.set(
         NettyShuffleEnvironmentOptions.SHUFFLE_COMPRESSION_CODEC,
@@ -40,7 +45,7 @@ final class ClusterSettings {
   }
 
   /** A TCP port free right now (for a MiniCluster's REST endpoint, which cancels jobs). */
-  static int freePort() {
+  public static int freePort() {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     } catch (IOException e) {
