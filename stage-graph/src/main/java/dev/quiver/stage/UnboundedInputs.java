@@ -4,18 +4,28 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
+import dev.quiver.plan.aggregate.AggregateMode;
+import dev.quiver.plan.expr.Call;
+import dev.quiver.plan.expr.ColumnRef;
+import dev.quiver.plan.expr.Expr;
+import dev.quiver.plan.expr.FunctionCall;
+import dev.quiver.plan.expr.ScalarFunction;
 import dev.quiver.plan.join.JoinType;
 import dev.quiver.plan.node.Aggregate;
 import dev.quiver.plan.node.Exchange;
+import dev.quiver.plan.node.Filter;
 import dev.quiver.plan.node.HashJoin;
 import dev.quiver.plan.node.Limit;
 import dev.quiver.plan.node.NestedLoopJoin;
 import dev.quiver.plan.node.PlanNode;
+import dev.quiver.plan.node.Project;
 import dev.quiver.plan.node.Scan;
 import dev.quiver.plan.node.Sort;
 import dev.quiver.plan.node.SortPreservingMerge;
 import dev.quiver.plan.node.TopK;
 import dev.quiver.plan.node.Window;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -28,12 +38,20 @@ import java.util.Optional;
  *   row by row on a stream:   scan, filter, projection, UNION ALL, exchanges, repeated rows
  *   a stream joined:          as the probe side of a join whose build side is bounded, when no
  *                             unmatched build row has to be emitted (INNER, LEFT, semi, anti, mark)
- *   refused on a stream:      aggregates, sorts, top-n, LIMIT, window functions, a stream as a
- *                             join's build side, RIGHT / FULL joins
+ *   aggregated on a stream:   GROUP BY the window_end of TUMBLE / HOP / CUMULATE (Flink SQL's
+ *                             window table functions): each window's groups are emitted once the
+ *                             watermark passes its end ({@link Aggregate#withWindowEnd})
+ *   refused on a stream:      other aggregates, sorts, top-n, LIMIT, window functions, a stream
+ *                             as a join's build side, RIGHT / FULL joins
  * </pre>
  *
- * The check is on the logical plan, as the SQL planner or {@code PlanBuilder} made it, before the
- * stage planner cuts it.
+ * {@link #prepare} marks the windowed aggregates and checks the rest, on the logical plan, as the
+ * SQL planner or {@code PlanBuilder} made it, before the stage planner cuts it. A group key is a
+ * window end when it is computed, over the rows of a stream, as the window table functions compute
+ * it: {@code time_bucket(width, ts, origin) + interval} (TUMBLE, CUMULATE) or {@code
+ * time_bucket(width, ts, origin) - shift + size} (HOP), where {@code ts} is the stream's declared
+ * event-time column; such an end is later than the row's event time, so the watermark passing it
+ * means no more rows of the window are to come.
  */
 public final class UnboundedInputs {
   private UnboundedInputs() {}
@@ -41,6 +59,114 @@ public final class UnboundedInputs {
   /** Whether {@code plan} reads an unbounded table. */
   public static boolean readsUnbounded(PlanNode plan) {
     return firstStream(requireNonNull(plan, "plan is null")).isPresent();
+  }
+
+  /**
+   * {@code plan} with its aggregates over event-time windows of streams marked ({@link
+   * Aggregate#withWindowEnd}), checked as {@link #check} does; a plan without streams unchanged.
+   *
+   * @throws QuiverException {@link ErrorCode#UNSUPPORTED_FEATURE} naming the first operator that
+   *     would wait for the end of a stream
+   */
+  public static PlanNode prepare(PlanNode plan) {
+    requireNonNull(plan, "plan is null");
+    if (!readsUnbounded(plan)) {
+      return plan;
+    }
+    PlanNode windowed = windowed(plan);
+    check(windowed);
+    return windowed;
+  }
+
+  private static PlanNode windowed(PlanNode node) {
+    List<PlanNode> children = new ArrayList<>();
+    for (PlanNode child : node.children()) {
+      children.add(windowed(child));
+    }
+    PlanNode rebuilt = node.withChildren(children);
+    if (!(rebuilt instanceof Aggregate aggregate)
+        || aggregate.windowEnd().isPresent()
+        || !readsUnbounded(aggregate)) {
+      return rebuilt;
+    }
+    if (aggregate.mode() == AggregateMode.FINAL) {
+      // Its input is the PARTIAL's output, behind an exchange: the same keys, the same window end.
+      PlanNode below = aggregate.input();
+      while (below instanceof Exchange) {
+        below = below.child(0);
+      }
+      return below instanceof Aggregate partial && partial.windowEnd().isPresent()
+          ? aggregate.withWindowEnd(partial.windowEnd().getAsInt())
+          : aggregate;
+    }
+    for (int key : aggregate.groupKeys()) {
+      if (isWindowEnd(aggregate.input(), key)) {
+        return aggregate.withWindowEnd(key);
+      }
+    }
+    return aggregate;
+  }
+
+  /** Whether column {@code column} of {@code node} is an event-time window's end (see above). */
+  private static boolean isWindowEnd(PlanNode node, int column) {
+    if (node instanceof Project project) {
+      Expr expr = project.expressions().get(column);
+      return expr instanceof ColumnRef ref
+          ? isWindowEnd(project.input(), ref.index())
+          : isWindowEndExpr(expr, project.input());
+    }
+    if (node instanceof Filter || node instanceof Exchange) {
+      return isWindowEnd(node.child(0), column);
+    }
+    if (node instanceof HashJoin || node instanceof NestedLoopJoin) {
+      PlanNode probe =
+          node instanceof HashJoin join ? join.probe() : ((NestedLoopJoin) node).probe();
+      // Output columns: the probe side's first (a window comes from the stream, the probe side).
+      return column < probe.schema().size() && isWindowEnd(probe, column);
+    }
+    if (node instanceof Aggregate aggregate && aggregate.windowEnd().isPresent()) {
+      return column < aggregate.groupKeys().size()
+          && aggregate.groupKeys().get(column) == aggregate.windowEnd().getAsInt();
+    }
+    return false;
+  }
+
+  /** {@code time_bucket(w, ts, o) + x} or {@code time_bucket(w, ts, o) - k + x}, ts event time. */
+  private static boolean isWindowEndExpr(Expr expr, PlanNode input) {
+    if (!(expr instanceof Call add) || add.function() != ScalarFunction.ADD) {
+      return false;
+    }
+    Expr start = add.arg(0);
+    if (start instanceof Call subtract && subtract.function() == ScalarFunction.SUBTRACT) {
+      start = subtract.arg(0);
+    }
+    return start instanceof FunctionCall bucket
+        && bucket.name().equals("time_bucket")
+        && bucket.args().size() >= 2
+        && bucket.arg(1) instanceof ColumnRef ts
+        && isEventTime(input, ts.index());
+  }
+
+  /** Whether column {@code column} of {@code node} is a stream's declared event time, as read. */
+  private static boolean isEventTime(PlanNode node, int column) {
+    if (node instanceof Scan scan) {
+      String name = scan.source().schema().column(column).name();
+      return scan.source().isUnbounded()
+          && scan.source().eventTime().map(time -> time.column().equals(name)).orElse(false);
+    }
+    if (node instanceof Project project) {
+      return project.expressions().get(column) instanceof ColumnRef ref
+          && isEventTime(project.input(), ref.index());
+    }
+    if (node instanceof Filter || node instanceof Exchange) {
+      return isEventTime(node.child(0), column);
+    }
+    if (node instanceof HashJoin || node instanceof NestedLoopJoin) {
+      PlanNode probe =
+          node instanceof HashJoin join ? join.probe() : ((NestedLoopJoin) node).probe();
+      return column < probe.schema().size() && isEventTime(probe, column);
+    }
+    return false;
   }
 
   /**
@@ -59,11 +185,13 @@ public final class UnboundedInputs {
       return;
     }
     String over = " over the unbounded table '" + stream.get() + "'";
-    if (plan instanceof Aggregate) {
+    if (plan instanceof Aggregate aggregate && aggregate.windowEnd().isEmpty()) {
       throw refused(
           "an aggregate (GROUP BY, DISTINCT or a set operation)"
               + over
-              + " is not supported yet: it would emit only when the stream ends");
+              + " must group by the window_end of an event-time window (TUMBLE, HOP or CUMULATE"
+              + " over the table's WATERMARK column); other aggregates of a stream are not"
+              + " supported yet: they would emit only when the stream ends");
     }
     if (plan instanceof Sort || plan instanceof TopK || plan instanceof SortPreservingMerge) {
       throw refused("ORDER BY" + over + " is not supported: a stream is never complete to sort");

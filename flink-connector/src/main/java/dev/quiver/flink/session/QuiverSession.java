@@ -213,9 +213,7 @@ public final class QuiverSession implements AutoCloseable {
    *     a feature Quiver cannot run yet
    */
   public PlannedQuery prepare(String sql) {
-    PlanNode plan = plan(sql);
-    UnboundedInputs.check(plan);
-    return new PlannedQuery(sql, plan);
+    return new PlannedQuery(sql, UnboundedInputs.prepare(plan(sql)));
   }
 
   /**
@@ -295,7 +293,7 @@ public final class QuiverSession implements AutoCloseable {
 
   /** The stage graph {@code sql} would run, without running it. */
   public StageGraph stageGraph(String sql) {
-    return stagePlanner.plan(plan(sql));
+    return stagePlanner.plan(UnboundedInputs.prepare(plan(sql)));
   }
 
   /** The EXPLAIN text of {@code sql}: its stages, each with its tasks, inputs and operators. */

@@ -134,19 +134,16 @@ public class MultipleInputStageOperator extends AbstractStreamOperatorV2<BatchRe
     order = driver.pipeline().inputOrder();
     if (keepsInputOrder) {
       driver.keepInputOrder();
-      if (restored != null) {
-        driver.restore(restored);
-        restored = null;
-      }
+    }
+    if (restored != null) {
+      driver.restore(restored);
+      restored = null;
     }
   }
 
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
-    if (!keepsInputOrder) {
-      return;
-    }
     state = context.getOperatorStateStore().getListState(StageState.DESCRIPTOR);
     if (context.isRestored()) {
       restored = new ArrayList<>();
@@ -203,7 +200,7 @@ public class MultipleInputStageOperator extends AbstractStreamOperatorV2<BatchRe
   @Override
   public void processWatermark(Watermark mark) throws Exception {
     if (driver != null) {
-      driver.flush();
+      driver.watermark(mark.getTimestamp());
     }
     super.processWatermark(mark);
   }

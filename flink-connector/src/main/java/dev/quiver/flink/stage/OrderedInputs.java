@@ -4,12 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.operators.exec.TaskPipeline;
 import dev.quiver.state.checkpoint.BatchBytes;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,33 +111,20 @@ final class OrderedInputs implements AutoCloseable {
     return state;
   }
 
-  /** Replays {@code state} (from {@link #snapshot}) into this task's new pipeline. */
+  /** Replays entries of {@link #snapshot} into this task's new pipeline. */
   void restore(Iterable<byte[]> state) {
     for (byte[] entry : state) {
-      try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(entry))) {
-        byte kind = in.readByte();
-        int input = in.readInt();
-        if (kind == ENDED) {
-          finish(input);
-        } else {
-          add(input, BatchBytes.read(in.readAllBytes(), allocator));
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("unreadable stage task state", e);
+      int input = StageState.index(entry);
+      if (StageState.kind(entry) == ENDED) {
+        finish(input);
+      } else {
+        add(input, BatchBytes.read(StageState.payload(entry), allocator));
       }
     }
   }
 
   private static byte[] entry(byte kind, int input, byte[] payload) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(payload.length + 5);
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeByte(kind);
-      out.writeInt(input);
-      out.write(payload);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return bytes.toByteArray();
+    return StageState.entry(kind, input, payload);
   }
 
   /** Releases the batches still waiting. */

@@ -15,7 +15,10 @@ import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.spill.SpillSpace;
 import dev.quiver.state.spill.FileSpillSpace;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -122,20 +125,69 @@ final class StageDriver implements AutoCloseable {
     }
   }
 
-  /** The task's state for a checkpoint (empty unless {@link #keepInputOrder} was called). */
+  /**
+   * The task's state for a checkpoint: its stateful operators' states and, when it keeps its input
+   * order, what its bounded inputs brought ({@link StageState} entries). The caller flushed the
+   * pipeline first.
+   */
   List<byte[]> snapshot() {
-    return ordered == null ? List.of() : ordered.snapshot();
+    List<byte[]> state = new ArrayList<>();
+    try {
+      pipeline
+          .snapshotState()
+          .forEach(
+              (position, bytes) ->
+                  state.add(StageState.entry(StageState.OPERATOR, position, bytes)));
+      if (ordered != null) {
+        state.addAll(ordered.snapshot());
+      }
+    } catch (RuntimeException e) {
+      throw located(e);
+    }
+    return state;
   }
 
-  /** Replays a state from {@link #snapshot} into this task's new pipeline, before any record. */
+  /**
+   * Restores a state from {@link #snapshot} into this task's new pipeline, before any record: the
+   * operators' states first, then the bounded inputs' batches replayed.
+   */
   void restore(Iterable<byte[]> state) {
-    keepInputOrder();
+    Map<Integer, byte[]> operators = new HashMap<>();
+    List<byte[]> inputs = new ArrayList<>();
+    for (byte[] entry : state) {
+      if (StageState.kind(entry) == StageState.OPERATOR) {
+        operators.put(StageState.index(entry), StageState.payload(entry));
+      } else {
+        inputs.add(entry);
+      }
+    }
     try {
-      ordered.restore(state);
+      pipeline.restoreState(operators);
+      if (!inputs.isEmpty()) {
+        keepInputOrder();
+        ordered.restore(inputs);
+      }
       finishOutputIfDone();
     } catch (RuntimeException e) {
       throw located(e);
     }
+  }
+
+  /**
+   * The event-time watermark {@code millis} passes the task: its operators emit what it completes
+   * (event-time windows) and the rows they hold only to fill batches, before it goes downstream.
+   */
+  void watermark(long millis) {
+    if (outputFinished) {
+      return;
+    }
+    long begin = System.nanoTime();
+    try {
+      pipeline.watermark(millis);
+    } catch (RuntimeException e) {
+      throw located(e);
+    }
+    stats.busyNanos.add(System.nanoTime() - begin);
   }
 
   /** Runs the pipeline's leading sources; a pipeline of sources only finishes its output here. */

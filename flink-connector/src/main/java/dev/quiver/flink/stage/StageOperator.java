@@ -51,9 +51,6 @@ public abstract class StageOperator extends BatchOperator {
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
-    if (!keepsInputOrder()) {
-      return;
-    }
     state = context.getOperatorStateStore().getListState(StageState.DESCRIPTOR);
     if (context.isRestored()) {
       restored = new ArrayList<>();
@@ -90,10 +87,10 @@ public abstract class StageOperator extends BatchOperator {
     TaskMetrics.register(getMetricGroup(), driver.spillSpace(), memory.budget());
     if (keepsInputOrder()) {
       driver.keepInputOrder();
-      if (restored != null) {
-        driver.restore(restored);
-        restored = null;
-      }
+    }
+    if (restored != null) {
+      driver.restore(restored);
+      restored = null;
     }
   }
 
@@ -118,14 +115,15 @@ public abstract class StageOperator extends BatchOperator {
   }
 
   /**
-   * Rows the pipeline holds only to fill a batch go out before the watermark: a watermark promises
-   * that no earlier row follows, so a row held behind it would arrive late downstream (unbounded
-   * jobs; a bounded job sees only the final watermark, after its input).
+   * The pipeline sees the watermark before it goes downstream: event-time windows it completes are
+   * emitted, and rows held only to fill a batch go out, since a watermark promises that no earlier
+   * row follows and a row held behind it would arrive late downstream (unbounded jobs; a bounded
+   * job sees only the final watermark, after its input).
    */
   @Override
   public void processWatermark(Watermark mark) throws Exception {
     if (driver != null) {
-      driver.flush();
+      driver.watermark(mark.getTimestamp());
     }
     super.processWatermark(mark);
   }

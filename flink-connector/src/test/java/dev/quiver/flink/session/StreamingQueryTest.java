@@ -14,6 +14,7 @@ import dev.quiver.testing.ArrowLeakCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -97,6 +98,10 @@ class StreamingQueryTest {
 
   /** Bids [from, to): auction id % 10, price id / 4, event time T0 + id * 10 ms; every 7th NULL. */
   private static void send(long from, long to) throws Exception {
+    send("bids", from, to);
+  }
+
+  private static void send(String topic, long from, long to) throws Exception {
     for (int partition = 0; partition < 2; partition++) {
       List<String> values = new ArrayList<>();
       for (long id = from + partition; id < to; id += 2) {
@@ -112,7 +117,7 @@ class StreamingQueryTest {
                 + (T0 + id * 10)
                 + "}");
       }
-      KAFKA.send("bids", partition, values);
+      KAFKA.send(topic, partition, values);
     }
   }
 
@@ -139,6 +144,42 @@ class StreamingQueryTest {
     List<List<Object>> expected = session.sql(String.format(query, "bids_now")).rows();
     assertThat(expected).isNotEmpty();
     try (SqlResult stream = session.sql(String.format(query, "bids"))) {
+      List<List<Object>> rows = new ArrayList<>();
+      readUntil(stream, rows, expected.size());
+      assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+    }
+  }
+
+  /**
+   * A tumbling-window aggregate over a stream emits each window once the watermark (the largest
+   * event time less 5 s) has passed its end, and its rows equal the batch query's over the same
+   * records read as a bounded table, for those windows. Events 0..1599 span T0 .. T0 + 15.99 s: the
+   * watermark reaches T0 + 10.99 s, closing the windows that end by T0 + 10 s (the rest stay open).
+   */
+  @Test
+  void aTumblingWindowAggregateEmitsEachWindowOnceTheWatermarkPassesIt() throws Exception {
+    KAFKA.createTopic("windowed", 2);
+    send("windowed", 0, 1600);
+    Map<String, String> bounded = kafka("windowed", Map.of("scan.bounded.mode", "latest-offset"));
+    session.registerTable("windowed_now", BIDS, Optional.empty(), bounded);
+    session.registerTable(
+        "windowed",
+        BIDS,
+        Optional.of(new EventTime("ts", Duration.ofSeconds(5))),
+        kafka("windowed", Map.of()));
+    String query =
+        "SELECT window_start, window_end, auction, count(*) AS bids, sum(price) AS total"
+            + " FROM TABLE(TUMBLE(TABLE %s, DESCRIPTOR(ts), INTERVAL '1' SECOND))"
+            + " WHERE auction IS NOT NULL"
+            + " GROUP BY window_start, window_end, auction";
+    LocalDateTime lastClosedEnd = LocalDateTime.of(2026, 1, 1, 0, 0, 10);
+    List<List<Object>> expected =
+        session.sql(String.format(query, "windowed_now")).rows().stream()
+            .filter(row -> !((LocalDateTime) row.get(1)).isAfter(lastClosedEnd))
+            .toList();
+    assertThat(expected).hasSize(10 * 10); // 10 windows of 10 auctions
+    assertThat(session.explain(String.format(query, "windowed"))).contains("window end=#");
+    try (SqlResult stream = session.sql(String.format(query, "windowed"))) {
       List<List<Object>> rows = new ArrayList<>();
       readUntil(stream, rows, expected.size());
       assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);

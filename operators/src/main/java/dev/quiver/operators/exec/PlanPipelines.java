@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.aggregate.HashAggregateOperator;
+import dev.quiver.operators.aggregate.WindowAggregateOperator;
 import dev.quiver.operators.expand.ExpandOperator;
 import dev.quiver.operators.join.HashJoinOperator;
 import dev.quiver.operators.join.JoinFilter;
@@ -152,6 +153,20 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
   public TaskPipeline.Spec visitAggregate(Aggregate node) {
     int[] keys = node.groupKeys().stream().mapToInt(Integer::intValue).toArray();
     long[] globalSets = node.globalSets().stream().mapToLong(Long::longValue).toArray();
+    if (node.windowEnd().isPresent()) {
+      int windowEnd = node.windowEnd().getAsInt();
+      return TaskPipeline.operator(
+          sink ->
+              new WindowAggregateOperator(
+                  context,
+                  node.input().arrowSchema(),
+                  node.mode(),
+                  keys,
+                  node.calls(),
+                  windowEnd,
+                  sink),
+          child(node, 0));
+    }
     return TaskPipeline.operator(
         sink ->
             new HashAggregateOperator(

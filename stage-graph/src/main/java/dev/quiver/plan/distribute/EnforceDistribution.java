@@ -267,11 +267,23 @@ public final class EnforceDistribution implements PlanRewrite {
     if (!calls.stream().allMatch(AggregateCall::hasPartialState)) {
       PlanNode input = aggregate.input();
       PlanNode gathered = globalSets.isEmpty() ? grouped(input, keys) : new Coalesce(input, 1);
-      return new Aggregate(gathered, AggregateMode.SINGLE, keys, calls, globalSets);
+      return windowed(
+          new Aggregate(gathered, AggregateMode.SINGLE, keys, calls, globalSets), aggregate);
     }
     Aggregate partial =
-        new Aggregate(aggregate.input(), AggregateMode.PARTIAL, keys, calls, globalSets);
-    return new Aggregate(grouped(partial, leading(keys.size())), AggregateMode.FINAL, keys, calls);
+        windowed(
+            new Aggregate(aggregate.input(), AggregateMode.PARTIAL, keys, calls, globalSets),
+            aggregate);
+    return windowed(
+        new Aggregate(grouped(partial, leading(keys.size())), AggregateMode.FINAL, keys, calls),
+        aggregate);
+  }
+
+  /** {@code aggregate} over the event-time windows of {@code like}, if it has any. */
+  private static Aggregate windowed(Aggregate aggregate, Aggregate like) {
+    return like.windowEnd().isPresent()
+        ? aggregate.withWindowEnd(like.windowEnd().getAsInt())
+        : aggregate;
   }
 
   /** Columns 0 .. n-1. */

@@ -8,6 +8,7 @@ import dev.quiver.plan.type.SqlType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -46,6 +47,7 @@ public final class Aggregate extends PlanNode {
   private final List<Integer> groupKeys;
   private final List<AggregateCall> calls;
   private final List<Long> globalSets;
+  private final int windowEnd; // the group key column of the window end; -1: not windowed
 
   public Aggregate(
       PlanNode input, AggregateMode mode, List<Integer> groupKeys, List<AggregateCall> calls) {
@@ -59,6 +61,16 @@ public final class Aggregate extends PlanNode {
       List<Integer> groupKeys,
       List<AggregateCall> calls,
       List<Long> globalSets) {
+    this(input, mode, groupKeys, calls, globalSets, -1);
+  }
+
+  private Aggregate(
+      PlanNode input,
+      AggregateMode mode,
+      List<Integer> groupKeys,
+      List<AggregateCall> calls,
+      List<Long> globalSets,
+      int windowEnd) {
     super(
         List.of(requireNonNull(input, "input is null")),
         schema(input, mode, groupKeys, calls),
@@ -69,6 +81,31 @@ public final class Aggregate extends PlanNode {
     this.calls = List.copyOf(calls);
     this.globalSets = List.copyOf(requireNonNull(globalSets, "globalSets is null"));
     checkGlobalSets(input, mode, this.groupKeys, this.globalSets);
+    this.windowEnd = windowEnd;
+    if (windowEnd >= 0) {
+      String node = "Aggregate[" + mode + "]";
+      PlanChecks.check(
+          this.groupKeys.contains(windowEnd),
+          node,
+          "the window end #" + windowEnd + " is not one of the group keys " + this.groupKeys);
+      PlanChecks.check(
+          this.globalSets.isEmpty(), node, "a windowed aggregate has no global grouping sets");
+    }
+  }
+
+  /**
+   * This aggregate over event-time windows: {@code column} (one of the group keys, numbered as they
+   * are) is each row's window end, a group is complete once the watermark passes its window's end,
+   * and a row whose window is complete when it arrives is late (dropped). Streaming plans aggregate
+   * unbounded input only this way ({@code dev.quiver.stage.UnboundedInputs}).
+   */
+  public Aggregate withWindowEnd(int column) {
+    return new Aggregate(input(), mode, groupKeys, calls, globalSets, column);
+  }
+
+  /** The window end column among the group keys, if the aggregate is over event-time windows. */
+  public OptionalInt windowEnd() {
+    return windowEnd < 0 ? OptionalInt.empty() : OptionalInt.of(windowEnd);
   }
 
   private static void checkGlobalSets(
@@ -252,7 +289,7 @@ public final class Aggregate extends PlanNode {
 
   @Override
   protected List<Object> fields() {
-    return Arrays.asList(mode, groupKeys, calls, globalSets);
+    return Arrays.asList(mode, groupKeys, calls, globalSets, windowEnd);
   }
 
   @Override
@@ -264,7 +301,7 @@ public final class Aggregate extends PlanNode {
   public PlanNode withChildren(List<PlanNode> children) {
     return sameChildren(children)
         ? this
-        : new Aggregate(children.get(0), mode, groupKeys, calls, globalSets);
+        : new Aggregate(children.get(0), mode, groupKeys, calls, globalSets, windowEnd);
   }
 
   /** {@code Aggregate[PARTIAL, keys=[#1], calls=[sum(#2) AS total, count(*) AS n]]}. */
@@ -277,6 +314,7 @@ public final class Aggregate extends PlanNode {
         + ", calls="
         + calls.stream().map(c -> c + " AS " + c.name()).collect(Collectors.joining(", ", "[", "]"))
         + (globalSets.isEmpty() ? "" : ", global sets=" + globalSets)
+        + (windowEnd < 0 ? "" : ", window end=#" + windowEnd)
         + "]";
   }
 }
