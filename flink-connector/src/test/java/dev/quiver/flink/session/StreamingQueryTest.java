@@ -20,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.junit.jupiter.api.AfterAll;
@@ -232,15 +231,6 @@ class StreamingQueryTest {
   }
 
   private static void readUntil(SqlResult result, List<List<Object>> rows, int count) {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (rows.size() < count) {
-      assertThat(System.nanoTime())
-          .as("%d of %d rows by the deadline", rows.size(), count)
-          .isLessThan(deadline);
-      assertThat(result.hasNext()).isTrue();
-      try (VectorSchemaRoot batch = result.next()) {
-        rows.addAll(ResultValues.rows(batch));
-      }
-    }
+    StreamingResults.readUntil(result, rows, count, DEADLINE);
   }
 }

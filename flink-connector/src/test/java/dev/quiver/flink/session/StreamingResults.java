@@ -1,0 +1,59 @@
+package dev.quiver.flink.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/** Reading a streaming query's result in tests, which never ends by itself. */
+final class StreamingResults {
+  private StreamingResults() {}
+
+  /**
+   * Reads {@code result} into {@code rows} until it holds {@code count} rows. Flink's result
+   * iterator waits for as long as the job runs and ignores interrupts, so at the deadline the job
+   * is cancelled: a result that never comes fails the test instead of hanging it.
+   */
+  static void readUntil(SqlResult result, List<List<Object>> rows, int count, Duration deadline) {
+    AtomicBoolean fired = new AtomicBoolean();
+    ScheduledExecutorService timer =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "streaming-result-deadline");
+              thread.setDaemon(true);
+              return thread;
+            });
+    timer.schedule(
+        () -> {
+          fired.set(true);
+          result.cancel();
+        },
+        deadline.toMillis(),
+        TimeUnit.MILLISECONDS);
+    try {
+      while (rows.size() < count) {
+        boolean more;
+        try {
+          more = result.hasNext();
+        } catch (RuntimeException e) {
+          if (fired.get()) {
+            fail("%d of %d rows within %s", rows.size(), count, deadline);
+          }
+          throw e;
+        }
+        assertThat(more).as("the stream ended after %d of %d rows", rows.size(), count).isTrue();
+        try (VectorSchemaRoot batch = result.next()) {
+          rows.addAll(ResultValues.rows(batch));
+        }
+      }
+    } finally {
+      timer.shutdownNow();
+    }
+  }
+}
