@@ -76,6 +76,30 @@ public interface Operator extends AutoCloseable {
     flush();
   }
 
+  /**
+   * The task's event-time input has gone idle (Flink: no rows for the source's idle timeout, so the
+   * watermarks downstream stop waiting for this task): emits what it can without completing
+   * anything, as {@link #flush()} does, and answers whether it still holds rows that a later
+   * watermark would emit, which downstream must not overtake (then the task stays active for
+   * downstream). A partial window aggregate emits its open windows' partial states here (the final
+   * aggregate merges them) and holds nothing. Does nothing once finished or closed.
+   *
+   * @return true if the operator holds no rows waiting for a watermark
+   */
+  default boolean idle() {
+    flush();
+    return true;
+  }
+
+  /**
+   * Rows dropped so far because their event-time window had already been emitted when they arrived
+   * (late data); 0 for operators without event-time windows. May be read from another thread (a
+   * metrics reporter), so a slightly stale value is acceptable.
+   */
+  default long lateRows() {
+    return 0;
+  }
+
   /** Whether {@link #snapshotState()} holds anything: false for operators that keep no rows. */
   default boolean isStateful() {
     return false;

@@ -22,6 +22,7 @@ import org.apache.flink.streaming.api.operators.MultipleInputStreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 
 /**
  * A stage task with more than two inputs (Flink input i = stage input i - 1), read one after the
@@ -122,7 +123,7 @@ public class MultipleInputStageOperator extends AbstractStreamOperatorV2<BatchRe
             spillDirectories,
             this::emit);
     driver.stats().register(getRuntimeContext(), factory.stageId(), partition);
-    TaskMetrics.register(getMetricGroup(), driver.spillSpace(), budget.budget());
+    TaskMetrics.register(getMetricGroup(), driver.spillSpace(), budget.budget(), driver.pipeline());
     if (driver.pipeline().inputCount() != inputs.size()) {
       throw new IllegalStateException(
           "a "
@@ -203,6 +204,15 @@ public class MultipleInputStageOperator extends AbstractStreamOperatorV2<BatchRe
       driver.watermark(mark.getTimestamp());
     }
     super.processWatermark(mark);
+  }
+
+  /** An idle input: the pipeline emits what it can first (see StageOperator). */
+  @Override
+  public void processWatermarkStatus(WatermarkStatus status, int inputId) throws Exception {
+    if (status.isIdle() && driver != null) {
+      driver.idle();
+    }
+    super.processWatermarkStatus(status, inputId);
   }
 
   @Override

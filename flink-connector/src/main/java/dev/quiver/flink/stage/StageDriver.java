@@ -174,6 +174,24 @@ final class StageDriver implements AutoCloseable {
   }
 
   /**
+   * The task's input has gone idle ({@link TaskPipeline#idle()}): whether it holds nothing that a
+   * later watermark would emit, so downstream may stop waiting for it.
+   */
+  boolean idle() {
+    if (outputFinished) {
+      return true;
+    }
+    long begin = System.nanoTime();
+    try {
+      return pipeline.idle();
+    } catch (RuntimeException e) {
+      throw located(e);
+    } finally {
+      stats.busyNanos.add(System.nanoTime() - begin);
+    }
+  }
+
+  /**
    * The event-time watermark {@code millis} passes the task: its operators emit what it completes
    * (event-time windows) and the rows they hold only to fill batches, before it goes downstream.
    */

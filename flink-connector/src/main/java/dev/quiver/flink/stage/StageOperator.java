@@ -13,6 +13,7 @@ import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 
 /**
  * One task of a stage in a Flink job: runs the stage's operator pipeline over the records of its
@@ -33,6 +34,7 @@ public abstract class StageOperator extends BatchOperator {
   private transient StageDriver driver;
   private transient ListState<byte[]> state;
   private transient List<byte[]> restored;
+  private transient boolean idleHeld; // an idle status not forwarded (see processWatermarkStatus)
 
   protected StageOperator(StageTaskFactory factory, OutputSplit split) {
     this.factory = requireNonNull(factory, "factory is null");
@@ -84,7 +86,7 @@ public abstract class StageOperator extends BatchOperator {
             SpillDirectories.of(getContainingTask().getEnvironment()),
             this::emit);
     driver.stats().register(getRuntimeContext(), factory.stageId(), partition());
-    TaskMetrics.register(getMetricGroup(), driver.spillSpace(), memory.budget());
+    TaskMetrics.register(getMetricGroup(), driver.spillSpace(), memory.budget(), driver.pipeline());
     if (keepsInputOrder()) {
       driver.keepInputOrder();
     }
@@ -126,6 +128,36 @@ public abstract class StageOperator extends BatchOperator {
       driver.watermark(mark.getTimestamp());
     }
     super.processWatermark(mark);
+  }
+
+  /**
+   * An idle input (a Kafka partition without traffic) lets downstream watermarks stop waiting for
+   * this task. The pipeline emits what it can first (a partial window aggregate its open windows'
+   * partial states); if it still holds rows a later watermark would emit (a final window
+   * aggregate's open windows), downstream is not told, so its watermark cannot overtake them, and
+   * the matching return to active is not forwarded either.
+   */
+  @Override
+  public void processWatermarkStatus(WatermarkStatus status) throws Exception {
+    if (status.isIdle()) {
+      if (driver != null && !driver.idle()) {
+        idleHeld = true;
+        return;
+      }
+    } else if (idleHeld) {
+      idleHeld = false;
+      return;
+    }
+    super.processWatermarkStatus(status);
+  }
+
+  /** The same for one input of a two-input task: its pipeline emits what it can. */
+  @Override
+  protected void processWatermarkStatus(WatermarkStatus status, int index) throws Exception {
+    if (status.isIdle() && driver != null) {
+      driver.idle();
+    }
+    super.processWatermarkStatus(status, index);
   }
 
   /** And before a checkpoint barrier: rows held in no state would be lost on a restore. */

@@ -2,6 +2,7 @@ package dev.quiver.flink.stage;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.operators.exec.TaskPipeline;
 import dev.quiver.operators.spill.SpillSpace;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
@@ -27,14 +28,19 @@ final class TaskMetrics {
   /** The task's memory budget in bytes ({@code Long.MAX_VALUE}: unlimited). */
   static final String MEMORY_BUDGET = "quiverMemoryBudget";
 
+  /** Rows dropped so far because they arrived after their event-time window was emitted. */
+  static final String LATE_ROWS = "quiverLateRows";
+
   private TaskMetrics() {}
 
-  static void register(MetricGroup group, SpillSpace spill, long memoryBudget) {
+  static void register(
+      MetricGroup group, SpillSpace spill, long memoryBudget, TaskPipeline pipeline) {
     requireNonNull(group, "group is null");
     requireNonNull(spill, "spill is null");
     group.gauge(SPILLED_BYTES, (Gauge<Long>) spill::spilledBytes);
     group.gauge(SPILL_FILES, (Gauge<Long>) spill::spilledFiles);
     group.gauge(SPILLED_ROWS, (Gauge<Long>) spill::spilledRows);
     group.gauge(MEMORY_BUDGET, (Gauge<Long>) () -> memoryBudget);
+    group.gauge(LATE_ROWS, (Gauge<Long>) pipeline::lateRows);
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.flink.testing.KafkaBroker;
+import dev.quiver.flink.testing.RecordingReporter;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
@@ -65,6 +66,7 @@ class StreamingQueryTest {
     // A running stream holds its slots: the bounded oracle queries need slots of their own.
     Configuration slots = new Configuration();
     slots.set(TaskManagerOptions.NUM_TASK_SLOTS, 4);
+    RecordingReporter.configure(slots);
     session = QuiverSession.builder().parallelism(2).configuration(slots).build();
     session.registerTable("auctions", auctions.toString());
     session.registerTable(
@@ -169,21 +171,74 @@ class StreamingQueryTest {
     String query =
         "SELECT window_start, window_end, auction, count(*) AS bids, sum(price) AS total"
             + " FROM TABLE(TUMBLE(TABLE %s, DESCRIPTOR(ts), INTERVAL '1' SECOND))"
-            + " WHERE auction IS NOT NULL"
+            + " WHERE auction IS NOT NULL%s"
             + " GROUP BY window_start, window_end, auction";
-    LocalDateTime lastClosedEnd = LocalDateTime.of(2026, 1, 1, 0, 0, 10);
-    List<List<Object>> expected =
-        session.sql(String.format(query, "windowed_now")).rows().stream()
+    RecordingReporter.clear();
+    try (SqlResult stream = session.sql(String.format(query, "windowed", ""))) {
+      List<List<Object>> rows = new ArrayList<>();
+      readUntil(stream, rows, 10 * 10);
+      assertThat(rows).containsExactlyInAnyOrderElementsOf(closedWindows(query, 10));
+      // Late: event time T0 + 0.5 s, long after the window [T0, T0 + 1 s) was emitted. Then the
+      // watermark moves on to T0 + 16.99 s: windows ending by T0 + 16 s, without the late rows.
+      for (int partition = 0; partition < 2; partition++) {
+        List<String> late = new ArrayList<>();
+        for (int k = 0; k < 4; k++) {
+          late.add(String.format(LATE_BID, 90_000 + 10 * partition + k, T0 + 500));
+        }
+        KAFKA.send("windowed", partition, late);
+      }
+      send("windowed", 1600, 2200);
+      readUntil(stream, rows, 16 * 10);
+      assertThat(rows).containsExactlyInAnyOrderElementsOf(closedWindows(query, 16));
+    }
+    assertThat(RecordingReporter.values("quiverLateRows").stream().mapToLong(Long::longValue).sum())
+        .as("late rows dropped and counted")
+        .isEqualTo(8);
+  }
+
+  private static final String LATE_BID =
+      "{\"id\": %d, \"auction\": 1, \"price\": 1000000.0, \"ts\": %d}";
+
+  /** The batch answer for the windows ending by T0 + {@code seconds} s, without late rows. */
+  private static List<List<Object>> closedWindows(String query, int seconds) {
+    LocalDateTime lastClosedEnd = LocalDateTime.of(2026, 1, 1, 0, 0, seconds);
+    List<List<Object>> rows =
+        session.sql(String.format(query, "windowed_now", " AND id < 90000")).rows().stream()
             .filter(row -> !((LocalDateTime) row.get(1)).isAfter(lastClosedEnd))
             .toList();
-    assertThat(expected).hasSize(10 * 10); // 10 windows of 10 auctions
-    assertThat(session.explain(String.format(query, "windowed"))).contains("window end=#");
-    try (SqlResult stream = session.sql(String.format(query, "windowed"))) {
+    assertThat(rows).hasSize(seconds * 10); // 10 auctions in every window
+    return rows;
+  }
+
+  /**
+   * A partition that never gets an event does not hold the watermark back (it is idle after 1 s),
+   * so the windows of the other partition's events close: every event goes to partition 0.
+   */
+  @Test
+  void anIdlePartitionDoesNotHoldTheWindowsBack() throws Exception {
+    KAFKA.createTopic("one_busy", 2);
+    List<String> values = new ArrayList<>();
+    for (long id = 0; id < 1600; id++) {
+      values.add(String.format(BID, id, id % 10, id / 4.0, T0 + id * 10));
+    }
+    KAFKA.send("one_busy", 0, values);
+    session.registerTable(
+        "one_busy",
+        BIDS,
+        Optional.of(new EventTime("ts", Duration.ofSeconds(5))),
+        kafka("one_busy", Map.of()));
+    String query =
+        "SELECT window_end, auction, count(*) AS bids"
+            + " FROM TABLE(TUMBLE(TABLE one_busy, DESCRIPTOR(ts), INTERVAL '1' SECOND))"
+            + " GROUP BY window_start, window_end, auction";
+    try (SqlResult stream = session.sql(query)) {
       List<List<Object>> rows = new ArrayList<>();
-      readUntil(stream, rows, expected.size());
-      assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+      readUntil(stream, rows, 10 * 10); // the windows ending by T0 + 10 s
+      assertThat(rows.stream().map(row -> row.get(2))).containsOnly(10L);
     }
   }
+
+  private static final String BID = "{\"id\": %d, \"auction\": %d, \"price\": %s, \"ts\": %d}";
 
   @Test
   void explainShowsTheStreamAndItsWatermark() {

@@ -76,6 +76,7 @@ public final class WindowAggregateOperator implements Operator {
   private final int endColumn; // its input column
   private final Schema output;
   private final OpenWindows windows;
+  private final boolean partial;
   private long watermark = Long.MIN_VALUE;
   private long completeUpTo = Long.MIN_VALUE; // µs: windows ending at or before it are complete
   private long lateRows;
@@ -102,6 +103,7 @@ public final class WindowAggregateOperator implements Operator {
     this.context = requireNonNull(context, "context is null");
     this.sink = requireNonNull(sink, "sink is null");
     AggregateLayout layout = new AggregateLayout(input, mode, groupKeys, calls);
+    this.partial = mode == AggregateMode.PARTIAL;
     List<AggregateCall> copy = List.copyOf(calls);
     this.description = describe(mode, windowEnd, groupKeys, copy);
     this.endKey = keyPosition(groupKeys, windowEnd);
@@ -206,6 +208,22 @@ public final class WindowAggregateOperator implements Operator {
     windows.emitUpTo(completeUpTo, sink);
   }
 
+  /**
+   * PARTIAL: emits every open window's partial state now (the FINAL merges them with whatever this
+   * task sends for those windows later), so an idle task holds nothing a watermark elsewhere could
+   * overtake. FINAL and SINGLE hold complete groups only: they emit nothing early.
+   */
+  @Override
+  public boolean idle() {
+    if (finished || closed) {
+      return true;
+    }
+    if (partial) {
+      windows.emitUpTo(Long.MAX_VALUE, sink);
+    }
+    return windows.size() == 0;
+  }
+
   @Override
   public void finish(int input) {
     checkInput(input);
@@ -221,6 +239,7 @@ public final class WindowAggregateOperator implements Operator {
   }
 
   /** Rows dropped because their window was complete when they came. */
+  @Override
   public long lateRows() {
     return lateRows;
   }

@@ -276,6 +276,32 @@ public final class TaskPipeline implements AutoCloseable {
     return inputs.get(input);
   }
 
+  /**
+   * The task's event-time input has gone idle: every operator, upstream first, emits what it can
+   * ({@link Operator#idle()}); true if none holds rows waiting for a watermark.
+   */
+  public boolean idle() {
+    boolean empty = true;
+    for (int i = nodes.size() - 1; i >= 0; i--) { // reverse pre-order: children before parents
+      PipelineNode node = nodes.get(i);
+      if (node.operator != null) {
+        empty &= node.operator.idle();
+      }
+    }
+    return empty;
+  }
+
+  /** The late rows its operators dropped ({@link Operator#lateRows()}), for a task's metric. */
+  public long lateRows() {
+    long rows = 0;
+    for (PipelineNode node : nodes) {
+      if (node.operator != null) {
+        rows += node.operator.lateRows();
+      }
+    }
+    return rows;
+  }
+
   @Override
   public void close() {
     RuntimeException failure = null;

@@ -182,6 +182,35 @@ class WindowAggregateOperatorTest {
     }
   }
 
+  /**
+   * An idle input: a PARTIAL emits its open windows' partial states at once and holds nothing (so
+   * the task may be idle downstream); a SINGLE (as a FINAL) emits nothing early and says it holds
+   * rows a watermark will complete.
+   */
+  @Test
+  void anIdleInputMakesAPartialEmitItsOpenWindowsButNotASingle(BufferAllocator allocator) {
+    long end = T0 + 20 * SECOND;
+    List<Row> rows = new ArrayList<>();
+    for (long ts = end - 10 * SECOND; ts < end; ts += 999_999) {
+      rows.add(new Row(1L, "x", 100L, ts, null, null, ts).inWindow(end - 10 * SECOND, 10 * SECOND));
+    }
+    int[] keys = {START, END};
+    for (AggregateMode mode : List.of(AggregateMode.PARTIAL, AggregateMode.SINGLE)) {
+      Recorder out = new Recorder(8192);
+      try (WindowAggregateOperator operator =
+          new WindowAggregateOperator(
+              context(allocator, 8192), SCHEMA, mode, keys, CALLS, END, out)) {
+        operator.add(0, WindowTesting.batch(rows, allocator));
+        boolean empty = operator.idle();
+        assertThat(empty).as(mode.name()).isEqualTo(mode == AggregateMode.PARTIAL);
+        assertThat(out.rows()).as(mode.name()).hasSize(mode == AggregateMode.PARTIAL ? 1 : 0);
+        assertThat(operator.openWindows()).isEqualTo(mode == AggregateMode.PARTIAL ? 0 : 1);
+        operator.finish(0);
+        assertThat(out.rows()).as(mode.name()).hasSize(1);
+      }
+    }
+  }
+
   /** An end off the millisecond grid (an offset in µs): complete at the millisecond holding it. */
   @Test
   void anEndBetweenMillisecondsIsCompleteAtTheMillisecondOfItsLastMicrosecond(
