@@ -211,6 +211,47 @@ class StreamingQueryTest {
   }
 
   /**
+   * HOP (size 2 s, slide 1 s) and CUMULATE (step 1 s, size 3 s) windows over the stream: each
+   * window's rows equal the batch answer over the same records, for the windows the watermark (T0 +
+   * 10.99 s) has closed.
+   */
+  @Test
+  void hoppingAndCumulatingWindowsEqualTheBatchAnswer() throws Exception {
+    KAFKA.createTopic("hopping", 2);
+    send("hopping", 0, 1600);
+    session.registerTable(
+        "hopping_now",
+        BIDS,
+        Optional.empty(),
+        kafka("hopping", Map.of("scan.bounded.mode", "latest-offset")));
+    session.registerTable(
+        "hopping",
+        BIDS,
+        Optional.of(new EventTime("ts", Duration.ofSeconds(5))),
+        kafka("hopping", Map.of()));
+    LocalDateTime lastClosedEnd = LocalDateTime.of(2026, 1, 1, 0, 0, 10);
+    for (String window :
+        List.of(
+            "HOP(TABLE %s, DESCRIPTOR(ts), INTERVAL '1' SECOND, INTERVAL '2' SECOND)",
+            "CUMULATE(TABLE %s, DESCRIPTOR(ts), INTERVAL '1' SECOND, INTERVAL '3' SECOND)")) {
+      String query =
+          "SELECT window_start, window_end, count(*) AS bids, max(price) AS top FROM TABLE("
+              + window
+              + ") GROUP BY window_start, window_end";
+      List<List<Object>> expected =
+          session.sql(String.format(query, "hopping_now")).rows().stream()
+              .filter(row -> !((LocalDateTime) row.get(1)).isAfter(lastClosedEnd))
+              .toList();
+      assertThat(expected).isNotEmpty();
+      try (SqlResult stream = session.sql(String.format(query, "hopping"))) {
+        List<List<Object>> rows = new ArrayList<>();
+        readUntil(stream, rows, expected.size());
+        assertThat(rows).as(window).containsExactlyInAnyOrderElementsOf(expected);
+      }
+    }
+  }
+
+  /**
    * A partition that never gets an event does not hold the watermark back (it is idle after 1 s),
    * so the windows of the other partition's events close: every event goes to partition 0.
    */
