@@ -40,7 +40,7 @@ public record NexmarkOptions(
     Optional<Duration> quiverCheckpoints) {
 
   static final String USAGE =
-      "NexmarkBenchmark: Nexmark queries on Quiver and Flink 2.3 streaming SQL over the same"
+      "quiver nexmark (NexmarkBenchmark): Nexmark queries on Quiver and Flink 2.3 streaming SQL over the same"
           + " generator.\n"
           + "  --events N             events per run (default 10,000,000)\n"
           + "  --queries LIST         e.g. 0,1,2 (default 0,1,2,5,7,8)\n"
