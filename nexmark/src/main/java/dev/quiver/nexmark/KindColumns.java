@@ -8,6 +8,13 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * allocated per event.
  */
 abstract class KindColumns {
+  /** What a timestamp's milliseconds are multiplied by: 1, or 1000 for microseconds. */
+  final long timeScale;
+
+  KindColumns(long timeScale) {
+    this.timeScale = timeScale;
+  }
+
   /** Allocates {@code root}'s vectors for {@code rows} rows and keeps them for {@link #write}. */
   abstract void start(VectorSchemaRoot root, int rows);
 
@@ -17,15 +24,20 @@ abstract class KindColumns {
   /** Sets the batch's counts and validity after {@code rows} rows. */
   abstract void finish(int rows);
 
-  static KindColumns of(EventKind kind) {
+  /** The writer of {@code kind}'s batches, timestamps in milliseconds times {@code timeScale}. */
+  static KindColumns of(EventKind kind, long timeScale) {
     return switch (kind) {
-      case PERSON -> new PersonColumns();
-      case AUCTION -> new AuctionColumns();
-      case BID -> new BidColumns();
+      case PERSON -> new PersonColumns(timeScale);
+      case AUCTION -> new AuctionColumns(timeScale);
+      case BID -> new BidColumns(timeScale);
     };
   }
 
   private static final class BidColumns extends KindColumns {
+    BidColumns(long timeScale) {
+      super(timeScale);
+    }
+
     private final Bid bid = new Bid();
     private final Columns.Longs auction = new Columns.Longs();
     private final Columns.Longs bidder = new Columns.Longs();
@@ -54,7 +66,7 @@ abstract class KindColumns {
       price.set(row, bid.price);
       channel.set(row, bid.channel);
       url.set(row, bid.url);
-      dateTime.set(row, bid.dateTime);
+      dateTime.set(row, bid.dateTime * timeScale);
       extra.set(row, bid.extra);
     }
 
@@ -71,6 +83,10 @@ abstract class KindColumns {
   }
 
   private static final class PersonColumns extends KindColumns {
+    PersonColumns(long timeScale) {
+      super(timeScale);
+    }
+
     private final Person person = new Person();
     private final Columns.Longs id = new Columns.Longs();
     private final Columns.Strings name = new Columns.Strings();
@@ -102,7 +118,7 @@ abstract class KindColumns {
       creditCard.set(row, person.creditCard);
       city.set(row, person.city);
       state.set(row, person.state);
-      dateTime.set(row, person.dateTime);
+      dateTime.set(row, person.dateTime * timeScale);
       extra.set(row, person.extra);
     }
 
@@ -120,6 +136,10 @@ abstract class KindColumns {
   }
 
   private static final class AuctionColumns extends KindColumns {
+    AuctionColumns(long timeScale) {
+      super(timeScale);
+    }
+
     private final Auction auction = new Auction();
     private final Columns.Longs id = new Columns.Longs();
     private final Columns.Strings itemName = new Columns.Strings();
@@ -154,8 +174,8 @@ abstract class KindColumns {
       description.set(row, auction.description);
       initialBid.set(row, auction.initialBid);
       reserve.set(row, auction.reserve);
-      dateTime.set(row, auction.dateTime);
-      expires.set(row, auction.expires);
+      dateTime.set(row, auction.dateTime * timeScale);
+      expires.set(row, auction.expires * timeScale);
       seller.set(row, auction.seller);
       category.set(row, auction.category);
       extra.set(row, auction.extra);

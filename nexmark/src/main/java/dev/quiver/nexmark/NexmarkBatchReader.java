@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * One kind's events of an {@link EventSplit} as Arrow batches of {@link NexmarkSchemas}, in event
@@ -23,10 +25,13 @@ public final class NexmarkBatchReader {
   private final EventSplit split;
   private final int batchRows;
   private final BufferAllocator allocator;
+  private final Schema schema;
   private final KindColumns columns;
   private long position;
 
   /**
+   * A reader of batches of {@link NexmarkSchemas#of(EventKind)} (millisecond timestamps).
+   *
    * @param position the first event number to consider (0, or a checkpointed {@link #position()})
    */
   public NexmarkBatchReader(
@@ -36,6 +41,23 @@ public final class NexmarkBatchReader {
       long position,
       int batchRows,
       BufferAllocator allocator) {
+    this(config, kind, split, position, batchRows, TimeUnit.MILLISECOND, allocator);
+  }
+
+  /**
+   * A reader of batches of {@link NexmarkSchemas#of(EventKind, TimeUnit)}: timestamps in {@code
+   * timeUnit}, milli- or microseconds.
+   *
+   * @param position the first event number to consider (0, or a checkpointed {@link #position()})
+   */
+  public NexmarkBatchReader(
+      NexmarkConfig config,
+      EventKind kind,
+      EventSplit split,
+      long position,
+      int batchRows,
+      TimeUnit timeUnit,
+      BufferAllocator allocator) {
     if (batchRows <= 0) {
       throw new IllegalArgumentException("batchRows must be positive: " + batchRows);
     }
@@ -44,7 +66,8 @@ public final class NexmarkBatchReader {
     this.split = requireNonNull(split, "split is null");
     this.batchRows = batchRows;
     this.allocator = requireNonNull(allocator, "allocator is null");
-    this.columns = KindColumns.of(kind);
+    this.schema = NexmarkSchemas.of(kind, requireNonNull(timeUnit, "timeUnit is null"));
+    this.columns = KindColumns.of(kind, timeUnit == TimeUnit.MICROSECOND ? 1000 : 1);
     this.position = position;
   }
 
@@ -58,7 +81,7 @@ public final class NexmarkBatchReader {
       position = split.events();
       return null;
     }
-    VectorSchemaRoot root = VectorSchemaRoot.create(NexmarkSchemas.of(kind), allocator);
+    VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
     try {
       columns.start(root, batchRows);
       int rows = 0;

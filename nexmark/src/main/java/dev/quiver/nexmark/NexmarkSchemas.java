@@ -9,7 +9,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * The Arrow schema of each event kind's batches: the columns of the spec's {@code person}, {@code
  * auction} and {@code bid} views under their Nexmark names, BIGINT as 64-bit integers, VARCHAR as
- * UTF-8, {@code TIMESTAMP(3)} as millisecond timestamps without a time zone. No value is ever NULL.
+ * UTF-8, {@code TIMESTAMP(3)} as millisecond timestamps without a time zone (or, for Quiver's SQL,
+ * whose TIMESTAMP is microseconds, {@link #of(EventKind, TimeUnit)} with microseconds: the same
+ * instants). No value is ever NULL.
  */
 public final class NexmarkSchemas {
   private static final ArrowType BIGINT = new ArrowType.Int(64, true);
@@ -86,6 +88,28 @@ public final class NexmarkSchemas {
       case AUCTION -> AUCTION;
       case BID -> BID;
     };
+  }
+
+  /**
+   * The schema of {@code kind} with its timestamps ({@code dateTime}, {@code expires}) in {@code
+   * unit}: {@link TimeUnit#MILLISECOND} (the constants above) or {@link TimeUnit#MICROSECOND}.
+   */
+  public static Schema of(EventKind kind, TimeUnit unit) {
+    Schema schema = of(kind);
+    if (unit == TimeUnit.MILLISECOND) {
+      return schema;
+    }
+    if (unit != TimeUnit.MICROSECOND) {
+      throw new IllegalArgumentException("Nexmark timestamps are milli- or microseconds: " + unit);
+    }
+    ArrowType micros = new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
+    Field[] fields = new Field[schema.getFields().size()];
+    for (int i = 0; i < fields.length; i++) {
+      Field field = schema.getFields().get(i);
+      fields[i] =
+          field.getType().equals(TIMESTAMP_3) ? Field.notNullable(field.getName(), micros) : field;
+    }
+    return new Schema(List.of(fields));
   }
 
   private static Schema schema(Object... namesAndTypes) {

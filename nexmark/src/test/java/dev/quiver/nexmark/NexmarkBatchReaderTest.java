@@ -8,9 +8,11 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.TimeStampMilliVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -85,6 +87,26 @@ class NexmarkBatchReaderTest {
     assertThat(all).hasSize(9_200); // 10,000 events of the split, 46 bids in 50
   }
 
+  @Test
+  void microsecondBatchesHoldTheSameInstants() {
+    for (EventKind kind : EventKind.values()) {
+      EventSplit split = new EventSplit(5_000, 0, 1, 500);
+      List<String> millis = rows(new NexmarkBatchReader(CONFIG, kind, split, 0, 256, allocator));
+      NexmarkBatchReader reader =
+          new NexmarkBatchReader(CONFIG, kind, split, 0, 256, TimeUnit.MICROSECOND, allocator);
+      List<String> micros = new ArrayList<>();
+      for (VectorSchemaRoot next = reader.next(); next != null; next = reader.next()) {
+        try (VectorSchemaRoot batch = next) {
+          assertThat(batch.getSchema()).isEqualTo(NexmarkSchemas.of(kind, TimeUnit.MICROSECOND));
+          for (int row = 0; row < batch.getRowCount(); row++) {
+            micros.add(row(batch, row));
+          }
+        }
+      }
+      assertThat(micros).as("%s", kind).isEqualTo(millis);
+    }
+  }
+
   private static List<String> rows(NexmarkBatchReader reader) {
     List<String> rows = new ArrayList<>();
     for (VectorSchemaRoot next = reader.next(); next != null; next = reader.next()) {
@@ -105,14 +127,18 @@ class NexmarkBatchReaderTest {
         values.add(Long.toString(v.get(row)));
       } else if (vector instanceof TimeStampMilliVector v) {
         values.add(Long.toString(v.get(row)));
+      } else if (vector instanceof TimeStampMicroVector v) {
+        assertThat(v.get(row) % 1000).isZero();
+        values.add(Long.toString(v.get(row) / 1000));
       } else {
         values.add(new String(((VarCharVector) vector).get(row), StandardCharsets.US_ASCII));
       }
     }
+    String first = batch.getSchema().getFields().get(0).getName();
     String kind =
-        batch.getSchema().equals(NexmarkSchemas.BID)
+        first.equals("auction")
             ? "Bid"
-            : batch.getSchema().equals(NexmarkSchemas.PERSON) ? "Person" : "Auction";
+            : batch.getSchema().getFields().size() == 8 ? "Person" : "Auction";
     return kind + "[" + String.join(", ", values) + "]";
   }
 }

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.util.TimeUtils;
 
 /**
  * The command line of {@link NexmarkBenchmark}.
@@ -21,6 +23,9 @@ import java.util.Map;
  * @param timeout per query and engine
  * @param engines the engines to run
  * @param flinkSql extra table configuration of the Flink SQL engine
+ * @param quiverCheckpoints Quiver's checkpoint interval (its results reach the caller as
+ *     checkpoints complete); empty: the session's default ({@code
+ *     QuiverSession.STREAM_CHECKPOINT_MILLIS})
  */
 public record NexmarkOptions(
     long events,
@@ -31,10 +36,11 @@ public record NexmarkOptions(
     String managedMemory,
     Duration timeout,
     List<Engine.Kind> engines,
-    Map<String, String> flinkSql) {
+    Map<String, String> flinkSql,
+    Optional<Duration> quiverCheckpoints) {
 
   static final String USAGE =
-      "NexmarkBenchmark: Nexmark queries on Quiver and Flink 2.3 streaming SQL over the same"
+      "quiver nexmark (NexmarkBenchmark): Nexmark queries on Quiver and Flink 2.3 streaming SQL over the same"
           + " generator.\n"
           + "  --events N             events per run (default 10,000,000)\n"
           + "  --queries LIST         e.g. 0,1,2 (default 0,1,2,5,7,8)\n"
@@ -46,9 +52,9 @@ public record NexmarkOptions(
           + " 0: none)\n"
           + "  --managed-memory SIZE  Flink managed memory (default 4g)\n"
           + "  --timeout-seconds N    per query and engine (default 900)\n"
-          + "  --engines LIST         quiver,flink (default: flink; Quiver's streaming SQL is not"
-          + " there yet)\n"
-          + "  --flink-sql KEY=VALUE  a Flink SQL table option, repeatable\n";
+          + "  --engines LIST         quiver,flink (default: both)\n"
+          + "  --flink-sql KEY=VALUE  a Flink SQL table option, repeatable\n"
+          + "  --quiver-checkpoint-interval DURATION  e.g. 10s (default: the session's, 1 s)\n";
 
   static NexmarkOptions parse(String... args) {
     long events = 10_000_000;
@@ -59,7 +65,8 @@ public record NexmarkOptions(
     long warmupEvents = 3_000_000;
     String managedMemory = "4g";
     Duration timeout = Duration.ofMinutes(15);
-    List<Engine.Kind> engines = List.of(Engine.Kind.FLINK);
+    List<Engine.Kind> engines = List.of(Engine.Kind.QUIVER, Engine.Kind.FLINK);
+    Optional<Duration> quiverCheckpoints = Optional.empty();
     Map<String, String> flinkSql = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
@@ -104,6 +111,13 @@ public record NexmarkOptions(
           }
           flinkSql.put(value.substring(0, eq), value.substring(eq + 1));
         }
+        case "--quiver-checkpoint-interval" -> {
+          Duration interval = TimeUtils.parseDuration(value);
+          if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("--quiver-checkpoint-interval must be positive");
+          }
+          quiverCheckpoints = Optional.of(interval);
+        }
         default -> throw new IllegalArgumentException("unknown option " + name + "\n" + USAGE);
       }
     }
@@ -120,6 +134,7 @@ public record NexmarkOptions(
         managedMemory,
         timeout,
         engines,
-        Map.copyOf(flinkSql));
+        Map.copyOf(flinkSql),
+        quiverCheckpoints);
   }
 }

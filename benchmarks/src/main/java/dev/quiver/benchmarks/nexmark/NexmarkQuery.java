@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -20,6 +21,8 @@ public record NexmarkQuery(int number) {
   public static final List<Integer> AVAILABLE = List.of(0, 1, 2, 5, 7, 8);
 
   private static final Pattern STATEMENT_END = Pattern.compile(";\\s*(\\n|$)");
+  private static final Pattern INSERT_INTO =
+      Pattern.compile("INSERT\\s+INTO\\s+\\w+\\s+", Pattern.CASE_INSENSITIVE);
   private static final String BLACKHOLE = "'connector' = 'blackhole'";
 
   public NexmarkQuery {
@@ -69,6 +72,21 @@ public record NexmarkQuery(int number) {
       }
     }
     return statements;
+  }
+
+  /**
+   * The query as Quiver runs it: the {@code SELECT} of the {@code INSERT} (Quiver's caller consumes
+   * the result where Flink writes into the sink), with one edit: identifiers nexmark-flink quotes
+   * with backticks ({@code `dateTime`}, a keyword in both parsers) are quoted with double quotes,
+   * the standard SQL quoting Quiver's parser takes.
+   */
+  public String select() {
+    String insert = statements("-").get(1);
+    Matcher into = INSERT_INTO.matcher(insert);
+    if (!into.lookingAt()) {
+      throw new IllegalStateException(name() + " does not INSERT INTO its sink: " + insert);
+    }
+    return insert.substring(into.end()).replace('`', '"');
   }
 
   /** The event kinds the query reads (the tables it names). */

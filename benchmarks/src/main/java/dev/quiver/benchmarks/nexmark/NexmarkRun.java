@@ -99,7 +99,23 @@ final class NexmarkRun {
     if (watermark == Long.MAX_VALUE) {
       return; // end of input, not event time
     }
-    long needed = watermark + watermarkDelayMillis - baseTimeMillis;
+    sample(watermark + watermarkDelayMillis, nanos);
+  }
+
+  /**
+   * Quiver's caller received, at {@code nanos}, result rows of events up to event time {@code
+   * dateTime} (the largest {@code dateTime} of a result batch): a sample of {@code nanos} minus the
+   * moment the sources had emitted event time {@code dateTime}. No watermark reaches Quiver's
+   * caller, so its rows' own event time stands for the watermark: for a pass-through query a row of
+   * event time {@code T} and the watermark {@code T - delay} leave the sources together.
+   */
+  void resultEventTime(long dateTime, long nanos) {
+    sample(dateTime, nanos);
+  }
+
+  /** A latency sample: {@code nanos} minus when the sources had emitted event time {@code t}. */
+  private void sample(long eventTime, long nanos) {
+    long needed = eventTime - baseTimeMillis;
     if (needed < 0) {
       return;
     }
@@ -127,7 +143,10 @@ final class NexmarkRun {
     return rows.sum();
   }
 
-  /** Nanoseconds from the first event a source emitted to the sink's end of input. */
+  /**
+   * Nanoseconds from the first event a source emitted to the sink's end of input (Quiver: the last
+   * result batch received by the caller).
+   */
   long elapsedNanos() {
     long first = firstEmit.get();
     long end = sinkEnd.get();

@@ -76,7 +76,8 @@ class NexmarkFlinkSqlTest {
   void theRunnerPrintsAHeaderAndALinePerQuery() throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     NexmarkBenchmark.run(
-        options("--events", "5000", "--queries", "0,2", "--warmup-events", "0"),
+        options(
+            "--events", "5000", "--queries", "0,2", "--warmup-events", "0", "--engines", "flink"),
         new PrintStream(bytes, true, StandardCharsets.UTF_8));
     List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
     assertThat(lines).hasSize(3);
@@ -104,7 +105,7 @@ class NexmarkFlinkSqlTest {
         .isEqualTo("q0\t-\t1000\t-\t-\t1.0\t1.0\t-\t920");
   }
 
-  private static NexmarkOptions options(String... args) {
+  static NexmarkOptions options(String... args) {
     NexmarkOptions parsed = NexmarkOptions.parse(args);
     return new NexmarkOptions(
         parsed.events(),
@@ -115,6 +116,7 @@ class NexmarkFlinkSqlTest {
         "256m",
         Duration.ofSeconds(60),
         parsed.engines(),
-        parsed.flinkSql());
+        parsed.flinkSql(),
+        parsed.quiverCheckpoints());
   }
 }

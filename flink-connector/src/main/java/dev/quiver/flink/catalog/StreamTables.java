@@ -55,6 +55,9 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  *     'path' (required), 'format' = 'parquet' | 'csv', 'csv.field-delimiter', 'csv.header',
  *     'source.monitor-interval': with it the directory is watched for new files (unbounded),
  *         without it the files present now are the table (bounded, as Flink's)
+ *   'connector' = 'nexmark'                   one kind of the Nexmark generator's events, a stream
+ *     'kind' = 'person' | 'auction' | 'bid', 'events' (required), 'seed', 'events-per-second',
+ *     'base-time-millis', 'block-events', 'scan.batch.rows', 'progress' ({@link NexmarkTables})
  * </pre>
  *
  * The table's {@link CatalogTable#options()} are the given options plus the declared schema (Arrow
@@ -145,12 +148,17 @@ public final class StreamTables {
         }
         options.putAll(StreamOptions.unbounded(eventTime));
       }
+      case "nexmark" ->
+          // A stream for planning though it ends: Flink SQL runs Nexmark in STREAMING mode too.
+          options.putAll(
+              StreamOptions.unbounded(
+                  Optional.of(NexmarkTables.check(name, schema, eventTime, with))));
       default ->
           throw invalid(
               name,
               "its connector '"
                   + with.get("connector")
-                  + "' is not one Quiver has: 'kafka' or 'filesystem'");
+                  + "' is not one Quiver has: 'kafka', 'filesystem' or 'nexmark'");
     }
     List<SplitUnit> units = new ArrayList<>();
     for (int t = 0; t < tasks; t++) {
@@ -160,11 +168,15 @@ public final class StreamTables {
     return new CatalogTable(name, schema, rows, units, options);
   }
 
-  /** Whether {@code options} describe a table of this class (Kafka, a watched directory). */
+  /**
+   * Whether {@code options} describe a table of this class (Kafka, a watched directory, Nexmark).
+   */
   public static boolean isStreamTable(Map<String, String> options) {
     String connector = options.get("connector");
     return options.containsKey(SCHEMA)
-        && ("kafka".equals(connector) || "filesystem".equals(connector));
+        && ("kafka".equals(connector)
+            || "filesystem".equals(connector)
+            || "nexmark".equals(connector));
   }
 
   /**
@@ -193,6 +205,9 @@ public final class StreamTables {
     DataStream<BatchRecord> stream =
         switch (options.get("connector")) {
           case "kafka" -> kafka(env, table.name(), options, declared, eventTime, scan.tasks());
+          case "nexmark" ->
+              NexmarkTables.stream(
+                  env, table.name(), options, eventTime.orElseThrow(), scan.tasks());
           default -> watched(env, table.name(), options, declared, eventTime, scan.tasks());
         };
     return SelectColumnsOperator.select(stream, table.schema(), type, "scan " + table.name());
@@ -349,7 +364,7 @@ public final class StreamTables {
     return duration(name, with, "scan.batch.delay").orElse(KafkaBatchSource.DEFAULT_BATCH_DELAY);
   }
 
-  private static int batchRows(String name, Map<String, String> with, int fallback) {
+  static int batchRows(String name, Map<String, String> with, int fallback) {
     String rows = with.get("scan.batch.rows");
     if (rows == null) {
       return fallback;
@@ -383,7 +398,7 @@ public final class StreamTables {
     return Optional.of(value);
   }
 
-  private static String required(String name, Map<String, String> with, String key) {
+  static String required(String name, Map<String, String> with, String key) {
     String value = with.get(key);
     if (value == null || value.isBlank()) {
       throw invalid(name, "the option '" + key + "' is missing");
@@ -392,7 +407,7 @@ public final class StreamTables {
   }
 
   /** Unknown keys are refused (a typo would otherwise be ignored); Kafka passes properties.*. */
-  private static void checkKeys(
+  static void checkKeys(
       String name, Map<String, String> with, Set<String> known, boolean properties) {
     Set<String> unknown = new TreeSet<>();
     for (String key : with.keySet()) {
@@ -414,7 +429,7 @@ public final class StreamTables {
     }
   }
 
-  private static QuiverException invalid(String name, String what) {
+  static QuiverException invalid(String name, String what) {
     return new QuiverException(ErrorCode.INVALID_QUERY, "Table '" + name + "': " + what);
   }
 }

@@ -12,6 +12,7 @@ import dev.quiver.nexmark.NexmarkSchemas;
 import dev.quiver.plan.time.EventTime;
 import java.time.Duration;
 import java.util.List;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -64,6 +65,8 @@ public final class NexmarkBatchSource
   private final int batchRows;
   private final int blockEvents;
   private final EventTime eventTime;
+  private final TimeUnit timeUnit;
+  private final String progress; // nullable
   private final BatchTypeInfo type;
 
   private NexmarkBatchSource(Builder builder) {
@@ -73,7 +76,9 @@ public final class NexmarkBatchSource
     this.batchRows = builder.batchRows;
     this.blockEvents = builder.blockEvents;
     this.eventTime = new EventTime(NexmarkSchemas.DATE_TIME, builder.watermarkDelay);
-    this.type = BatchTypeInfo.of(NexmarkSchemas.of(kind), "nexmark " + kind.tableName());
+    this.timeUnit = builder.timeUnit;
+    this.progress = builder.progress;
+    this.type = BatchTypeInfo.of(NexmarkSchemas.of(kind, timeUnit), "nexmark " + kind.tableName());
     new EventSplit(events, 0, 1, blockEvents); // checks events and blockEvents
     if (batchRows <= 0) {
       throw new IllegalArgumentException("batchRows must be positive: " + batchRows);
@@ -118,7 +123,13 @@ public final class NexmarkBatchSource
 
   @Override
   public SourceReader<BatchRecord, NexmarkSplit> createReader(SourceReaderContext context) {
-    return new NexmarkBatchSourceReader(context, config, kind, batchRows);
+    return new NexmarkBatchSourceReader(
+        context,
+        config,
+        kind,
+        batchRows,
+        timeUnit,
+        progress == null ? null : NexmarkProgress.reader(progress));
   }
 
   @Override
@@ -156,6 +167,8 @@ public final class NexmarkBatchSource
     private int batchRows = DEFAULT_BATCH_ROWS;
     private int blockEvents = EventSplit.DEFAULT_BLOCK_EVENTS;
     private Duration watermarkDelay = DEFAULT_WATERMARK_DELAY;
+    private TimeUnit timeUnit = TimeUnit.MILLISECOND;
+    private String progress;
 
     private Builder(EventKind kind, long events) {
       this.kind = requireNonNull(kind, "kind is null");
@@ -183,6 +196,22 @@ public final class NexmarkBatchSource
     /** How far watermarks trail the largest event time (default 4 s). */
     public Builder watermarkDelay(Duration value) {
       watermarkDelay = requireNonNull(value, "value is null");
+      return this;
+    }
+
+    /**
+     * The unit of the batches' timestamps: {@link TimeUnit#MILLISECOND} (default, {@link
+     * NexmarkSchemas#of(EventKind)}) or {@link TimeUnit#MICROSECOND} (Quiver SQL's TIMESTAMP).
+     */
+    public Builder timeUnit(TimeUnit value) {
+      NexmarkSchemas.of(kind, requireNonNull(value, "value is null")); // checks the unit
+      timeUnit = value;
+      return this;
+    }
+
+    /** Reports each reader's progress to the {@link NexmarkProgress} listener {@code name}. */
+    public Builder progress(String name) {
+      progress = requireNonNull(name, "name is null");
       return this;
     }
 

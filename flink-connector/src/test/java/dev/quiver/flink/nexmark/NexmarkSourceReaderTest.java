@@ -16,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -94,7 +95,8 @@ class NexmarkSourceReaderTest {
   }
 
   private static NexmarkBatchSourceReader reader() {
-    return new NexmarkBatchSourceReader(new Context(), CONFIG, EventKind.BID, 1000);
+    return new NexmarkBatchSourceReader(
+        new Context(), CONFIG, EventKind.BID, 1000, TimeUnit.MILLISECOND, null);
   }
 
   /**

@@ -1,0 +1,92 @@
+package dev.quiver.benchmarks.nexmark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import dev.quiver.nexmark.Bid;
+import dev.quiver.nexmark.EventKind;
+import dev.quiver.nexmark.NexmarkConfig;
+import dev.quiver.nexmark.NexmarkGenerator;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Quiver runs Nexmark q0, q1 and q2 over 10,000 generated events through its session with the row
+ * counts the generator says, with latency samples where the result has {@code dateTime}; a windowed
+ * query is refused before a job starts, and the runner prints {@code -} for it.
+ */
+@Timeout(120)
+class NexmarkQuiverTest {
+  private static final long EVENTS = 10_000;
+  private static QuiverNexmark quiver;
+
+  @BeforeAll
+  static void start() {
+    quiver = new QuiverNexmark(NexmarkFlinkSqlTest.options("--queries", "0,1,2"));
+  }
+
+  @AfterAll
+  static void stop() {
+    quiver.close();
+  }
+
+  @Test
+  void passThroughProjectionAndFilterReturnTheGeneratorsRowCounts() throws Exception {
+    NexmarkGenerator generator = new NexmarkGenerator(NexmarkConfig.DEFAULT);
+    Bid bid = new Bid();
+    long q2 = 0;
+    for (long n = 0; n < EVENTS; n++) {
+      if (generator.kind(n) == EventKind.BID) {
+        generator.bid(n, bid);
+        if (bid.auction() % 123 == 0) {
+          q2++;
+        }
+      }
+    }
+    NexmarkResult q0 = quiver.run(new NexmarkQuery(0), EVENTS);
+    assertThat(q0.rows()).isEqualTo(9_200);
+    assertThat(q0.latencyNanos()).isNotEmpty();
+    assertThat(quiver.run(new NexmarkQuery(1), EVENTS).rows()).isEqualTo(9_200);
+    NexmarkResult filtered = quiver.run(new NexmarkQuery(2), EVENTS);
+    assertThat(filtered.rows()).isEqualTo(q2).isPositive();
+    assertThat(filtered.elapsedNanos()).isPositive();
+    assertThat(filtered.latencyNanos()).isEmpty(); // no dateTime in q2's result
+  }
+
+  @Test
+  void aWindowedQueryIsRefusedBeforeAJobStarts() {
+    assertThatThrownBy(() -> quiver.run(new NexmarkQuery(5), EVENTS))
+        .isInstanceOf(QuiverException.class)
+        .satisfies(
+            e -> assertThat(((QuiverException) e).code()).isEqualTo(ErrorCode.UNSUPPORTED_FEATURE));
+  }
+
+  @Test
+  void theRunnerPrintsBothEnginesAndADashForWhatQuiverCannotRun() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    NexmarkBenchmark.run(
+        NexmarkFlinkSqlTest.options("--events", "5000", "--queries", "0,5", "--warmup-events", "0"),
+        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(0)).startsWith("query\tquiver_eps\tflink_eps\t");
+    assertThat(lines.get(1)).matches("q0\t\\d+\t\\d+\t.*\t4600\t4600");
+    assertThat(lines.get(2)).matches("q5\t-\t\\d+\t.*");
+  }
+
+  @Test
+  void quiverRunsTheSelectOfTheInsertWithStandardQuoting() {
+    assertThat(new NexmarkQuery(0).select())
+        .isEqualTo("SELECT auction, bidder, price, \"dateTime\", extra FROM bid");
+    assertThat(new NexmarkQuery(2).select())
+        .isEqualTo("SELECT auction, price FROM bid WHERE MOD(auction, 123) = 0");
+  }
+}
