@@ -8,7 +8,6 @@ import dev.quiver.operators.memory.TaskAllocators;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.runtime.execution.Environment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -66,8 +65,7 @@ public class MultipleInputStageOperator extends AbstractStreamOperatorV2<BatchRe
   private int reading;
   private boolean finished;
   private final boolean keepsInputOrder;
-  private ListState<byte[]> state;
-  private List<byte[]> restored;
+  private StageState state;
 
   // Flink's AbstractInput implements the generic AsyncKeyOrderedProcessing.getRecordProcessor with
   // its own element type: subclassing it is an unchecked conversion javac reports at each subclass.
@@ -136,27 +134,23 @@ public class MultipleInputStageOperator extends AbstractStreamOperatorV2<BatchRe
     if (keepsInputOrder) {
       driver.keepInputOrder();
     }
-    if (restored != null) {
-      driver.restore(restored);
-      restored = null;
+    if (state != null) {
+      state.restore(driver);
     }
   }
 
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
-    state = context.getOperatorStateStore().getListState(StageState.DESCRIPTOR);
-    if (context.isRestored()) {
-      restored = new ArrayList<>();
-      state.get().forEach(restored::add);
-    }
+    state = new StageState();
+    state.initialize(context);
   }
 
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
-    if (state != null && driver != null) {
-      state.update(driver.snapshot());
+    if (state != null) {
+      state.snapshot(driver);
     }
   }
 

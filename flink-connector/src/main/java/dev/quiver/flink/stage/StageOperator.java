@@ -7,9 +7,6 @@ import dev.quiver.flink.exchange.OutputEmitter;
 import dev.quiver.flink.exchange.OutputSplit;
 import dev.quiver.flink.runtime.BatchOperator;
 import dev.quiver.operators.exec.TaskPipeline;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.watermark.Watermark;
@@ -32,8 +29,7 @@ public abstract class StageOperator extends BatchOperator {
   private final OutputSplit split;
   private transient TaskMemory memory;
   private transient StageDriver driver;
-  private transient ListState<byte[]> state;
-  private transient List<byte[]> restored;
+  private transient StageState state;
   private transient boolean idleHeld; // an idle status not forwarded (see processWatermarkStatus)
 
   protected StageOperator(StageTaskFactory factory, OutputSplit split) {
@@ -53,18 +49,15 @@ public abstract class StageOperator extends BatchOperator {
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
-    state = context.getOperatorStateStore().getListState(StageState.DESCRIPTOR);
-    if (context.isRestored()) {
-      restored = new ArrayList<>();
-      state.get().forEach(restored::add);
-    }
+    state = new StageState();
+    state.initialize(context);
   }
 
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
-    if (state != null && driver != null) {
-      state.update(driver.snapshot());
+    if (state != null) {
+      state.snapshot(driver);
     }
   }
 
@@ -90,9 +83,8 @@ public abstract class StageOperator extends BatchOperator {
     if (keepsInputOrder()) {
       driver.keepInputOrder();
     }
-    if (restored != null) {
-      driver.restore(restored);
-      restored = null;
+    if (state != null) {
+      state.restore(driver);
     }
   }
 

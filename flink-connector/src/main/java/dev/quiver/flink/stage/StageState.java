@@ -1,8 +1,12 @@
 package dev.quiver.flink.stage;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.runtime.state.StateInitializationContext;
 
 /**
  * Where a stage task keeps its checkpointed state: one operator list state of byte arrays per task
@@ -18,7 +22,32 @@ final class StageState {
   /** A stateful operator's state; the index is its position in the task's pipeline. */
   static final byte OPERATOR = 2;
 
-  private StageState() {}
+  private ListState<byte[]> list;
+  private List<byte[]> restored; // until the task's driver exists
+
+  /** Opens the task's list state; a restored task keeps its entries for {@link #restore}. */
+  void initialize(StateInitializationContext context) throws Exception {
+    list = context.getOperatorStateStore().getListState(DESCRIPTOR);
+    if (context.isRestored()) {
+      restored = new ArrayList<>();
+      list.get().forEach(restored::add);
+    }
+  }
+
+  /** Replays the restored entries, if any, into the new task's {@code driver}. */
+  void restore(StageDriver driver) {
+    if (restored != null) {
+      driver.restore(restored);
+      restored = null;
+    }
+  }
+
+  /** Replaces the task's entries with {@code driver}'s state now, for a checkpoint. */
+  void snapshot(StageDriver driver) throws Exception {
+    if (list != null && driver != null) {
+      list.update(driver.snapshot());
+    }
+  }
 
   /** One entry. */
   static byte[] entry(byte kind, int index, byte[] payload) {
