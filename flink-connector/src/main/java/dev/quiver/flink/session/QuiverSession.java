@@ -305,9 +305,10 @@ public final class QuiverSession implements AutoCloseable {
     JobRunner runner =
         new JobRunner(stagePlanner, compiler.withScanSources(new CatalogScanSources()));
     QueryResult result;
+    boolean streaming = UnboundedInputs.readsUnbounded(query.plan());
     try {
       StreamExecutionEnvironment env = cluster.environment();
-      if (UnboundedInputs.readsUnbounded(query.plan())) {
+      if (streaming) {
         streaming(env);
       }
       result = runner.run(env, graph, allocator, jobName(query.sql()));
@@ -316,7 +317,8 @@ public final class QuiverSession implements AutoCloseable {
     } catch (Exception e) {
       throw new IllegalStateException("cannot submit the query to " + cluster.description(), e);
     }
-    SqlResult sqlResult = new SqlResult(query.schema(), result, open::remove, cluster::failedTask);
+    SqlResult sqlResult =
+        new SqlResult(query.schema(), result, open::remove, cluster::failedTask, streaming);
     open.add(sqlResult);
     if (closed) { // closed while submitting: close() may have missed this result
       sqlResult.close();

@@ -74,6 +74,7 @@ class SessionDdlTest {
     assertThat(session.execute(createOrders("orders_now", ""))).isEmpty();
     try (SqlResult result =
         session.execute("SELECT id, customer FROM orders_now ORDER BY id").orElseThrow()) {
+      assertThat(result.streaming()).isFalse();
       assertThat(result.rows()).containsExactly(List.of(1, "ann"), List.of(2, "bob"));
     }
     assertThatThrownBy(() -> session.execute(createOrders("ORDERS_NOW", "")))
@@ -125,6 +126,7 @@ class SessionDdlTest {
         session
             .execute("SELECT id, customer, ts FROM orders_live WHERE amount > 0")
             .orElseThrow()) {
+      assertThat(result.streaming()).isTrue();
       List<List<Object>> rows = new ArrayList<>();
       StreamingResults.readUntil(result, rows, 1, Duration.ofSeconds(60));
       // A file appears whole: written under a hidden name, then renamed.
