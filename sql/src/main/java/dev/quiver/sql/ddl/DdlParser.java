@@ -8,7 +8,6 @@ import dev.quiver.plan.type.SqlType;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -27,13 +26,13 @@ import java.util.regex.Pattern;
  * DROP [TEMPORARY] TABLE [IF EXISTS] name
  * </pre>
  *
- * <p>Hand-written (a small tokenizer, {@link DdlLexer}, and one method per clause) rather than
- * Calcite's parser: Calcite's core parser has no {@code WATERMARK} or {@code WITH} options (they
- * are Flink's own parser extension), and the Babel parser Quiver uses for queries parses {@code
- * CREATE TABLE} into nodes that keep neither; the statement's shape is fixed and small, so one
- * screen of recursive descent gives exact "line L, column C" errors for every mistake without a
- * grammar build step. Types are the ones {@link SqlType} computes with, spelled as Flink spells
- * them ({@link DdlTypes}).
+ * <p>Hand-written (a small tokenizer, {@link DdlLexer}, a cursor over its tokens, {@link
+ * TokenCursor}, and one method per clause) rather than Calcite's parser: Calcite's core parser has
+ * no {@code WATERMARK} or {@code WITH} options (they are Flink's own parser extension), and the
+ * Babel parser Quiver uses for queries parses {@code CREATE TABLE} into nodes that keep neither;
+ * the statement's shape is fixed and small, so one screen of recursive descent gives exact "line L,
+ * column C" errors for every mistake without a grammar build step. Types are the ones {@link
+ * SqlType} computes with, spelled as Flink spells them ({@link DdlTypes}).
  *
  * <p>Errors are {@link QuiverException}s with one line naming where: {@link ErrorCode#SYNTAX_ERROR}
  * for text of the wrong shape, {@link ErrorCode#INVALID_QUERY} for a well-formed declaration that
@@ -47,11 +46,10 @@ public final class DdlParser {
           "(?:\\s|--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)*(?:CREATE|DROP)\\s+(?:TEMPORARY\\s+)?TABLE\\b",
           Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
-  private final List<Token> tokens;
-  private int next;
+  private final TokenCursor in;
 
   private DdlParser(String text) {
-    this.tokens = DdlLexer.tokens(text);
+    this.in = new TokenCursor(text);
   }
 
   /**
@@ -78,114 +76,115 @@ public final class DdlParser {
   }
 
   private DdlStatement statement() {
-    boolean create = peek().is("CREATE");
-    next++;
-    accept("TEMPORARY");
-    expect("TABLE");
+    boolean create = in.peek().is("CREATE");
+    in.take();
+    in.accept("TEMPORARY");
+    in.expect("TABLE");
     DdlStatement statement;
     if (create) {
-      boolean ifNotExists = accept("IF");
+      boolean ifNotExists = in.accept("IF");
       if (ifNotExists) {
-        expect("NOT");
-        expect("EXISTS");
+        in.expect("NOT");
+        in.expect("EXISTS");
       }
       statement = createTable(ifNotExists);
     } else {
-      boolean ifExists = accept("IF");
+      boolean ifExists = in.accept("IF");
       if (ifExists) {
-        expect("EXISTS");
+        in.expect("EXISTS");
       }
       statement = new DropTable(tableName(), ifExists);
     }
-    acceptSymbol(';');
-    if (peek().kind() != Token.Kind.END) {
-      throw syntax(peek(), "expected the end of the statement, found " + peek().describe());
+    in.acceptSymbol(';');
+    if (in.peek().kind() != Token.Kind.END) {
+      throw TokenCursor.syntax(
+          in.peek(), "expected the end of the statement, found " + in.peek().describe());
     }
     return statement;
   }
 
   private CreateTable createTable(boolean ifNotExists) {
     String name = tableName();
-    if (peek().is("AS") || peek().is("LIKE")) {
+    if (in.peek().is("AS") || in.peek().is("LIKE")) {
       throw new QuiverException(
           ErrorCode.UNSUPPORTED_FEATURE,
-          where(peek())
+          TokenCursor.where(in.peek())
               + "CREATE TABLE ... "
-              + peek().text().toUpperCase(Locale.ROOT)
+              + in.peek().text().toUpperCase(Locale.ROOT)
               + " is not supported: declare the columns and WITH options of "
               + name);
     }
-    expectSymbol('(', "after the table name " + name);
+    in.expectSymbol('(', "after the table name " + name);
     TableElements elements = new TableElements(name);
     do {
       tableElement(elements);
-      if (!peek().isSymbol(',') && !peek().isSymbol(')')) {
-        throw syntax(
-            peek(),
-            "expected ',' or ')' after " + elements.last() + ", found " + peek().describe());
+      if (!in.peek().isSymbol(',') && !in.peek().isSymbol(')')) {
+        throw TokenCursor.syntax(
+            in.peek(),
+            "expected ',' or ')' after " + elements.last() + ", found " + in.peek().describe());
       }
-    } while (acceptSymbol(','));
-    expectSymbol(')', "");
-    if (accept("COMMENT")) {
-      string("after COMMENT");
+    } while (in.acceptSymbol(','));
+    in.expectSymbol(')', "");
+    if (in.accept("COMMENT")) {
+      in.string("after COMMENT");
     }
-    if (!accept("WITH")) {
-      throw syntax(
-          peek(),
+    if (!in.accept("WITH")) {
+      throw TokenCursor.syntax(
+          in.peek(),
           "expected WITH ('connector' = ...) after the columns of "
               + name
               + ", found "
-              + peek().describe());
+              + in.peek().describe());
     }
     return new CreateTable(name, elements.schema(), elements.eventTime(), options(), ifNotExists);
   }
 
   // A column, the watermark or the primary key.
   private void tableElement(TableElements elements) {
-    Token start = peek();
+    Token start = in.peek();
     if (start.is("WATERMARK")) {
-      next++;
+      in.take();
       elements.watermark(start, watermark());
     } else if (start.is("PRIMARY") || start.is("CONSTRAINT")) {
-      if (accept("CONSTRAINT")) {
-        identifier("a constraint name after CONSTRAINT");
+      if (in.accept("CONSTRAINT")) {
+        in.identifier("a constraint name after CONSTRAINT");
       }
-      expect("PRIMARY");
-      expect("KEY");
-      expectSymbol('(', "after PRIMARY KEY");
+      in.expect("PRIMARY");
+      in.expect("KEY");
+      in.expectSymbol('(', "after PRIMARY KEY");
       do {
-        Token column = peek();
-        elements.keyColumn(column, identifier("a column name"));
-      } while (acceptSymbol(','));
-      expectSymbol(')', "after the PRIMARY KEY columns");
-      if (!accept("NOT")) {
-        throw syntax(
-            peek(),
+        Token column = in.peek();
+        elements.keyColumn(column, in.identifier("a column name"));
+      } while (in.acceptSymbol(','));
+      in.expectSymbol(')', "after the PRIMARY KEY columns");
+      if (!in.accept("NOT")) {
+        throw TokenCursor.syntax(
+            in.peek(),
             "expected NOT ENFORCED after PRIMARY KEY (...): Flink and Quiver do not check keys");
       }
-      expect("ENFORCED");
+      in.expect("ENFORCED");
       elements.primaryKey(start);
     } else {
-      Token nameToken = peek();
-      String column = identifier("a column name, WATERMARK or PRIMARY KEY");
-      if (peek().is("AS") || peek().is("METADATA")) {
+      Token nameToken = in.peek();
+      String column = in.identifier("a column name, WATERMARK or PRIMARY KEY");
+      if (in.peek().is("AS") || in.peek().is("METADATA")) {
         throw new QuiverException(
             ErrorCode.UNSUPPORTED_FEATURE,
-            where(peek())
+            TokenCursor.where(in.peek())
                 + "computed and metadata columns are not supported ("
                 + column
                 + "): declare the column with its type");
       }
-      SqlType type = DdlTypes.parse(this, column);
+      SqlType type = DdlTypes.parse(in, column);
       boolean nullable = true;
-      if (accept("NOT")) {
-        expect("NULL");
+      if (in.accept("NOT")) {
+        in.expect("NULL");
         nullable = false;
       } else {
-        accept("NULL");
+        in.accept("NULL");
       }
-      if (accept("COMMENT")) {
-        string("after COMMENT");
+      if (in.accept("COMMENT")) {
+        in.string("after COMMENT");
       }
       elements.column(nameToken, new Column(column, type, nullable));
     }
@@ -193,14 +192,14 @@ public final class DdlParser {
 
   // FOR col AS col [- INTERVAL 'n' UNIT]
   private EventTime watermark() {
-    expect("FOR");
-    Token columnToken = peek();
-    String column = identifier("the event-time column after WATERMARK FOR");
-    expect("AS");
-    Token base = peek();
-    String expression = identifier("the watermark expression " + column + " - INTERVAL ...");
+    in.expect("FOR");
+    Token columnToken = in.peek();
+    String column = in.identifier("the event-time column after WATERMARK FOR");
+    in.expect("AS");
+    Token base = in.peek();
+    String expression = in.identifier("the watermark expression " + column + " - INTERVAL ...");
     if (!expression.equals(column)) {
-      throw invalid(
+      throw TokenCursor.invalid(
           base,
           "the watermark of "
               + column
@@ -209,14 +208,14 @@ public final class DdlParser {
               + " - INTERVAL '...' UNIT, not an expression of "
               + expression);
     }
-    if (!acceptSymbol('-')) {
+    if (!in.acceptSymbol('-')) {
       return new EventTime(column, Duration.ZERO);
     }
-    expect("INTERVAL");
-    Token amountToken = peek();
-    String amount = string("after INTERVAL (the delay, e.g. '5')");
-    Token unitToken = peek();
-    String unit = identifier("an interval unit (SECOND, MINUTE, HOUR, DAY, MILLISECOND)");
+    in.expect("INTERVAL");
+    Token amountToken = in.peek();
+    String amount = in.string("after INTERVAL (the delay, e.g. '5')");
+    Token unitToken = in.peek();
+    String unit = in.identifier("an interval unit (SECOND, MINUTE, HOUR, DAY, MILLISECOND)");
     return new EventTime(columnToken.text(), delay(amountToken, amount, unitToken, unit));
   }
 
@@ -229,7 +228,7 @@ public final class DdlParser {
           case "HOUR", "HOURS" -> 3_600_000L;
           case "DAY", "DAYS" -> 86_400_000L;
           default ->
-              throw invalid(
+              throw TokenCursor.invalid(
                   unitToken,
                   "unknown interval unit "
                       + unit
@@ -239,10 +238,10 @@ public final class DdlParser {
     try {
       millis = new BigDecimal(amount.strip()).multiply(BigDecimal.valueOf(unitMillis));
     } catch (NumberFormatException e) {
-      throw invalid(amountToken, "the interval '" + amount + "' is not a number");
+      throw TokenCursor.invalid(amountToken, "the interval '" + amount + "' is not a number");
     }
     if (millis.signum() < 0 || millis.stripTrailingZeros().scale() > 0) {
-      throw invalid(
+      throw TokenCursor.invalid(
           amountToken,
           "the interval '"
               + amount
@@ -255,132 +254,40 @@ public final class DdlParser {
 
   // ('key' = 'value', ...)
   private Map<String, String> options() {
-    expectSymbol('(', "after WITH");
+    in.expectSymbol('(', "after WITH");
     Map<String, String> options = new LinkedHashMap<>();
-    if (peek().isSymbol(')')) {
-      throw syntax(peek(), "expected 'connector' = '...' in WITH (...), found ')'");
+    if (in.peek().isSymbol(')')) {
+      throw TokenCursor.syntax(in.peek(), "expected 'connector' = '...' in WITH (...), found ')'");
     }
     do {
-      Token keyToken = peek();
-      String key = string("as an option key in WITH (...)");
-      expectSymbol('=', "after the option key '" + key + "'");
-      String value = string("as the value of '" + key + "'");
+      Token keyToken = in.peek();
+      String key = in.string("as an option key in WITH (...)");
+      in.expectSymbol('=', "after the option key '" + key + "'");
+      String value = in.string("as the value of '" + key + "'");
       if (options.put(key, value) != null) {
-        throw invalid(keyToken, "the option '" + key + "' is given twice");
+        throw TokenCursor.invalid(keyToken, "the option '" + key + "' is given twice");
       }
-      if (!peek().isSymbol(',') && !peek().isSymbol(')')) {
-        throw syntax(
-            peek(),
-            "expected ',' or ')' after the option '" + key + "', found " + peek().describe());
+      if (!in.peek().isSymbol(',') && !in.peek().isSymbol(')')) {
+        throw TokenCursor.syntax(
+            in.peek(),
+            "expected ',' or ')' after the option '" + key + "', found " + in.peek().describe());
       }
-    } while (acceptSymbol(','));
-    expectSymbol(')', "");
+    } while (in.acceptSymbol(','));
+    in.expectSymbol(')', "");
     return options;
   }
 
   private String tableName() {
-    String name = identifier("a table name");
-    if (peek().isSymbol('.')) {
+    String name = in.identifier("a table name");
+    if (in.peek().isSymbol('.')) {
       throw new QuiverException(
           ErrorCode.UNSUPPORTED_FEATURE,
-          where(peek())
+          TokenCursor.where(in.peek())
               + "qualified table names are not supported: Quiver has one catalog, name the"
               + " table without '"
               + name
               + ".'");
     }
     return name;
-  }
-
-  // Methods DdlTypes uses too.
-
-  Token peek() {
-    return tokens.get(next);
-  }
-
-  Token take() {
-    Token token = tokens.get(next);
-    if (token.kind() != Token.Kind.END) {
-      next++;
-    }
-    return token;
-  }
-
-  boolean accept(String keyword) {
-    if (peek().is(keyword)) {
-      next++;
-      return true;
-    }
-    return false;
-  }
-
-  boolean acceptSymbol(char symbol) {
-    if (peek().isSymbol(symbol)) {
-      next++;
-      return true;
-    }
-    return false;
-  }
-
-  void expect(String keyword) {
-    if (!accept(keyword)) {
-      throw syntax(peek(), "expected " + keyword + ", found " + peek().describe());
-    }
-  }
-
-  void expectSymbol(char symbol, String context) {
-    if (!acceptSymbol(symbol)) {
-      throw syntax(
-          peek(),
-          "expected '"
-              + symbol
-              + "'"
-              + (context.isEmpty() ? "" : " " + context)
-              + ", found "
-              + peek().describe());
-    }
-  }
-
-  String identifier(String what) {
-    Token token = peek();
-    if (!token.isIdentifier()) {
-      throw syntax(token, "expected " + what + ", found " + token.describe());
-    }
-    next++;
-    return token.text();
-  }
-
-  int number(String what) {
-    Token token = peek();
-    if (token.kind() != Token.Kind.NUMBER || token.text().contains(".")) {
-      throw syntax(token, "expected " + what + ", found " + token.describe());
-    }
-    next++;
-    try {
-      return Integer.parseInt(token.text());
-    } catch (NumberFormatException e) {
-      throw invalid(token, what + " " + token.text() + " is too large");
-    }
-  }
-
-  private String string(String context) {
-    Token token = peek();
-    if (token.kind() != Token.Kind.STRING) {
-      throw syntax(token, "expected a 'string' " + context + ", found " + token.describe());
-    }
-    next++;
-    return token.text();
-  }
-
-  static String where(Token token) {
-    return "line " + token.line() + ", column " + token.column() + ": ";
-  }
-
-  static QuiverException syntax(Token token, String message) {
-    return new QuiverException(ErrorCode.SYNTAX_ERROR, where(token) + message);
-  }
-
-  static QuiverException invalid(Token token, String message) {
-    return new QuiverException(ErrorCode.INVALID_QUERY, where(token) + message);
   }
 }

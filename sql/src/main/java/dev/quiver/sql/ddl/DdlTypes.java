@@ -20,10 +20,10 @@ final class DdlTypes {
   private DdlTypes() {}
 
   /** Reads the type of {@code column} at the parser's position. */
-  static SqlType parse(DdlParser parser, String column) {
+  static SqlType parse(TokenCursor parser, String column) {
     Token token = parser.peek();
     if (token.kind() != Token.Kind.WORD) {
-      throw DdlParser.syntax(
+      throw TokenCursor.syntax(
           token, "expected the type of column " + column + ", found " + token.describe());
     }
     parser.take();
@@ -50,7 +50,7 @@ final class DdlTypes {
       case "DATE" -> SqlType.DATE;
       case "TIMESTAMP" -> timestamp(parser, token, column);
       default ->
-          throw DdlParser.invalid(
+          throw TokenCursor.invalid(
               token,
               "unknown or unsupported type "
                   + token.text()
@@ -61,7 +61,7 @@ final class DdlTypes {
     };
   }
 
-  private static SqlType decimal(DdlParser parser, Token token) {
+  private static SqlType decimal(TokenCursor parser, Token token) {
     int precision = 10;
     int scale = 0;
     if (parser.acceptSymbol('(')) {
@@ -72,7 +72,7 @@ final class DdlTypes {
       parser.expectSymbol(')', "after the precision and scale of " + token.text());
     }
     if (precision < 1 || precision > SqlType.MAX_PRECISION || scale > precision) {
-      throw DdlParser.invalid(
+      throw TokenCursor.invalid(
           token,
           token.text()
               + "("
@@ -86,13 +86,13 @@ final class DdlTypes {
     return SqlType.decimal(precision, scale);
   }
 
-  private static SqlType timestamp(DdlParser parser, Token token, String column) {
+  private static SqlType timestamp(TokenCursor parser, Token token, String column) {
     if (parser.acceptSymbol('(')) {
       Token precisionToken = parser.peek();
       int precision = parser.number("a precision");
       parser.expectSymbol(')', "after the precision of TIMESTAMP");
       if (precision > 6) {
-        throw DdlParser.invalid(
+        throw TokenCursor.invalid(
             precisionToken,
             "TIMESTAMP("
                 + precision
@@ -103,7 +103,7 @@ final class DdlTypes {
     }
     if (parser.accept("WITH")) {
       // WITH LOCAL TIME ZONE / WITH TIME ZONE: Quiver's timestamps are UTC without a zone.
-      throw DdlParser.invalid(
+      throw TokenCursor.invalid(
           token,
           "TIMESTAMP WITH (LOCAL) TIME ZONE of column "
               + column

@@ -34,7 +34,7 @@ final class TableElements {
 
   void column(Token token, Column column) {
     if (byName.putIfAbsent(column.name().toLowerCase(Locale.ROOT), column) != null) {
-      throw DdlParser.invalid(
+      throw TokenCursor.invalid(
           token, "the column " + column.name() + " is declared twice in " + table);
     }
     columns.add(column);
@@ -43,7 +43,7 @@ final class TableElements {
 
   void watermark(Token token, EventTime time) {
     if (eventTime != null) {
-      throw DdlParser.invalid(token, "a table has one WATERMARK; " + table + " has two");
+      throw TokenCursor.invalid(token, "a table has one WATERMARK; " + table + " has two");
     }
     watermarkToken = token;
     eventTime = time;
@@ -57,7 +57,7 @@ final class TableElements {
 
   void primaryKey(Token token) {
     if (primaryKeyToken != null) {
-      throw DdlParser.invalid(token, "a table has one PRIMARY KEY; " + table + " has two");
+      throw TokenCursor.invalid(token, "a table has one PRIMARY KEY; " + table + " has two");
     }
     primaryKeyToken = token;
     last = "the PRIMARY KEY";
@@ -70,13 +70,13 @@ final class TableElements {
 
   RowSchema schema() {
     if (columns.isEmpty()) {
-      throw DdlParser.invalid(
+      throw TokenCursor.invalid(
           primaryKeyToken != null ? primaryKeyToken : watermarkToken,
           "the table " + table + " declares no columns");
     }
     for (int i = 0; i < keyColumns.size(); i++) {
       if (!byName.containsKey(keyColumns.get(i).toLowerCase(Locale.ROOT))) {
-        throw DdlParser.invalid(
+        throw TokenCursor.invalid(
             keyTokens.get(i),
             "the PRIMARY KEY column " + keyColumns.get(i) + " is not a column of " + table);
       }
@@ -90,13 +90,13 @@ final class TableElements {
     }
     Column column = byName.get(eventTime.column().toLowerCase(Locale.ROOT));
     if (column == null) {
-      throw DdlParser.invalid(
+      throw TokenCursor.invalid(
           watermarkToken,
           "the WATERMARK column " + eventTime.column() + " is not a column of " + table);
     }
     SqlType.Kind kind = column.type().kind();
     if (kind != SqlType.Kind.TIMESTAMP && kind != SqlType.Kind.BIGINT) {
-      throw DdlParser.invalid(
+      throw TokenCursor.invalid(
           watermarkToken,
           "the WATERMARK column "
               + column.name()
