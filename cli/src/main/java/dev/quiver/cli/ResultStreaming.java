@@ -28,20 +28,37 @@ final class ResultStreaming {
       ResultOutput output,
       Progress progress)
       throws IOException {
-    long rows = 0;
     try (SqlResult result = session.sql(sql)) {
-      watchStages(session, result, progress);
-      if (writer != null) {
-        writer.begin(result.schema());
-      }
-      while (result.hasNext()) {
-        try (VectorSchemaRoot batch = result.next()) {
-          if (writer != null) {
-            write(writer, batch, output, progress);
-          }
-          rows += batch.getRowCount();
-          progress.addRows(batch.getRowCount());
+      return write(session, result, writer, output, progress);
+    }
+  }
+
+  /**
+   * Writes the result of a started query to {@code output} with {@code writer} batch by batch, or
+   * only counts its rows when {@code writer} is null; the caller closes {@code result}. A stream's
+   * result is written until the stream ends or the query is cancelled.
+   *
+   * @return the number of rows
+   */
+  static long write(
+      QuiverSession session,
+      SqlResult result,
+      ResultWriter writer,
+      ResultOutput output,
+      Progress progress)
+      throws IOException {
+    long rows = 0;
+    watchStages(session, result, progress);
+    if (writer != null) {
+      writer.begin(result.schema());
+    }
+    while (result.hasNext()) {
+      try (VectorSchemaRoot batch = result.next()) {
+        if (writer != null) {
+          write(writer, batch, output, progress);
         }
+        rows += batch.getRowCount();
+        progress.addRows(batch.getRowCount());
       }
     }
     if (writer != null) {

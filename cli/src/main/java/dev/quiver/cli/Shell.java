@@ -9,6 +9,7 @@ import dev.quiver.flink.session.QuiverSession;
 import dev.quiver.flink.session.SqlResult;
 import dev.quiver.plan.node.Column;
 import dev.quiver.sql.CatalogTable;
+import dev.quiver.sql.ddl.DdlParser;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -26,8 +27,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * What {@code quiver shell} does with each statement, on one session: SQL queries print their
  * result as a table (the first {@code maxRows} rows, and the count of all), {@code explain} and
- * {@code explain analyze} print the stage graph, meta-commands list and describe tables; then the
- * statement's time. A statement that fails prints its one line on stderr and the shell goes on.
+ * {@code explain analyze} print the stage graph, meta-commands list and describe tables, {@code
+ * CREATE TABLE} / {@code DROP TABLE} change the session's tables; then the statement's time. A
+ * query over a stream prints rows as they arrive until Ctrl-C. A statement that fails prints its
+ * one line on stderr and the shell goes on.
  *
  * <p>{@link #cancel()}, from another thread (Ctrl-C), cancels the running query's Flink job; the
  * statement then ends with {@code query cancelled} and the shell goes on.
@@ -44,6 +47,8 @@ final class Shell {
           "  \\help, \\?       this help",
           "  \\q              quit",
           "  explain SELECT ...;          the stages the query would run",
+          "  CREATE TABLE t (...) WITH ('connector' = 'kafka' | 'filesystem', ...);",
+          "                               a stream, as Flink SQL declares it; DROP TABLE t;",
           "  explain analyze SELECT ...;  run it: rows, bytes and time per stage and task",
           "");
 
@@ -102,7 +107,11 @@ final class Shell {
         return meta(text);
       }
       Matcher explain = EXPLAIN.matcher(text);
-      if (explain.matches()) {
+      if (DdlParser.isDdl(text)) {
+        session.execute(text);
+        // The statement's tag, as psql prints it: CREATE TABLE, DROP TABLE.
+        out.println(text.regionMatches(true, 0, "CREATE", 0, 6) ? "CREATE TABLE" : "DROP TABLE");
+      } else if (explain.matches()) {
         print(
             explain.group(1) != null
                 ? analyze(explain.group(2))

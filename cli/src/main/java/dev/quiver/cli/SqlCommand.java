@@ -23,22 +23,31 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code quiver sql}: runs one query over files and prints its result; with {@code --output-dir
- * DIR}, runs each {@code -f FILE} in turn in one session and writes {@code DIR/<file>.csv} (or
- * {@code .jsonl}, {@code .txt}), or {@code DIR/<file>.err} with the one-line error of a query that
- * failed, and goes on with the next.
+ * {@code quiver sql}: runs the statements of its input over files and streams and prints each
+ * query's result ({@link Script}: {@code CREATE TABLE} / {@code DROP TABLE} of Flink SQL declare
+ * Kafka and watched-directory tables; a query over one prints rows as they arrive until Ctrl-C);
+ * with {@code --output-dir DIR}, runs each {@code -f FILE} in turn in one session and writes {@code
+ * DIR/<file>.csv} (or {@code .jsonl}, {@code .txt}), or {@code DIR/<file>.err} with the one-line
+ * error of a query that failed, and goes on with the next.
  */
 @Command(
     name = "sql",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = "Run a SQL query over Parquet, CSV or Arrow IPC files and print its result.",
+    description = {
+      "Run a SQL query over Parquet, CSV or Arrow IPC files and print its result.",
+      "The input may start with CREATE TABLE statements in Flink SQL's syntax (a Kafka topic, a"
+          + " watched directory: 'connector' = 'kafka' | 'filesystem'); a query over such a stream"
+          + " prints its rows as they arrive (CSV unless --format json) until Ctrl-C."
+    },
     footerHeading = "%nExamples:%n",
     footer = {
       "  quiver sql --table orders=data/orders.parquet \\",
       "      \"SELECT o_orderstatus, count(*) FROM orders GROUP BY o_orderstatus\"",
       "  quiver sql --catalog ~/.cache/quiver/tpch-sf0.1 --format csv -f q1.sql >q1.csv",
-      "  quiver sql --catalog DIR -f a.sql -f b.sql --output-dir out/   writes out/a.csv, out/b.csv"
+      "  quiver sql --catalog DIR -f a.sql -f b.sql --output-dir out/   writes out/a.csv, out/b.csv",
+      "  quiver sql -f clicks.sql    CREATE TABLE clicks (...) WITH ('connector' = 'kafka', ...);",
+      "                              SELECT ... FROM clicks WHERE ...;   (rows as they arrive)"
     })
 final class SqlCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -91,8 +100,7 @@ final class SqlCommand implements Callable<Integer> {
       try (ResultOutput out = ResultOutput.of(output, spec.commandLine().getOut());
           Progress progress =
               Progress.start(spec.commandLine().getErr(), Terminal.interactive(), "query")) {
-        ResultFormat chosen = format == null ? ResultFormat.TABLE : format;
-        rows = ResultStreaming.run(quiver, sql, chosen.writer(out.writer()), out, progress);
+        rows = Script.run(quiver, sql, format, out, progress);
         out.commit();
       }
       if (verbose) {
@@ -130,7 +138,7 @@ final class SqlCommand implements Callable<Integer> {
         try (ResultOutput out = ResultOutput.file(result);
             Progress progress = Progress.start(err, Terminal.interactive(), file.getKey())) {
           String sql = QueryInput.readFile(file.getKey());
-          long rows = ResultStreaming.run(quiver, sql, chosen.writer(out.writer()), out, progress);
+          long rows = Script.run(quiver, sql, chosen, out, progress);
           out.commit();
           Files.deleteIfExists(error);
           stdout.printf(

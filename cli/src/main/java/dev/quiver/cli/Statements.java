@@ -14,8 +14,9 @@ import java.util.List;
  *   \d lineitem                ─► "\d lineitem"
  * </pre>
  *
- * Quotes are SQL's: {@code '...'} strings and {@code "..."} identifiers, each doubling its quote to
- * escape it; comments are {@code -- ...} to the line's end and {@code /* ... *}{@code /}.
+ * Quotes are SQL's: {@code '...'} strings and {@code "..."} (or Flink's {@code `...`}) identifiers,
+ * each doubling its quote to escape it; comments are {@code -- ...} to the line's end and {@code /*
+ * ... *}{@code /}.
  */
 final class Statements {
   private final StringBuilder pending = new StringBuilder();
@@ -61,7 +62,7 @@ final class Statements {
   /** The positions of the {@code ;} that end statements in {@code text}. */
   private static List<Integer> ends(CharSequence text) {
     List<Integer> ends = new ArrayList<>();
-    char quote = 0; // ' or " while inside quotes
+    char quote = 0; // ', " or ` while inside quotes
     boolean lineComment = false;
     boolean blockComment = false;
     for (int i = 0; i < text.length(); i++) {
@@ -82,7 +83,7 @@ final class Statements {
             quote = 0;
           }
         }
-      } else if (c == '\'' || c == '"') {
+      } else if (c == '\'' || c == '"' || c == '`') {
         quote = c;
       } else if (c == '-' && next == '-') {
         lineComment = true;

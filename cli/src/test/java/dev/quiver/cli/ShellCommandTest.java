@@ -47,6 +47,32 @@ class ShellCommandTest {
   }
 
   @Test
+  void createAndDropTableInTheShell() {
+    String input =
+        String.join(
+            "\n",
+            "CREATE TABLE `my t` (x BIGINT)",
+            "  WITH ('connector' = 'filesystem', 'path' = '" + table + "', 'format' = 'csv');",
+            "select count(*) as n from \"my t\";",
+            "create table `my t` (x bigint) with ('connector' = 'filesystem');",
+            "drop table `my t`;",
+            "select count(*) from \"my t\";",
+            "");
+    Cli.Run run = withStdin(input, "shell", "-p", "1");
+    assertThat(run.out())
+        .as(run.err())
+        .contains("CREATE TABLE\nTime: ")
+        .contains("   n\n----\n3000\n(1 row)\n")
+        .contains("DROP TABLE\nTime: ");
+    assertThat(run.err())
+        .contains(
+            "quiver: [INVALID_QUERY] the table my t already exists: CREATE TABLE IF NOT EXISTS"
+                + " keeps it, DROP TABLE my t first replaces it\n")
+        .contains("Object 'my t' not found")
+        .endsWith("quiver: 2 statements failed\n");
+  }
+
+  @Test
   void runsTheStatementsOfStandardInputOnOneSession() {
     String input =
         String.join(

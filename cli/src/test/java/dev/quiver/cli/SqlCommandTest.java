@@ -138,12 +138,24 @@ class SqlCommandTest {
 
   @Test
   void statementThatIsNotAQueryIsNotSupported() {
+    Cli.Run run = Cli.run("sql", "create view v as select 1");
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err())
+        .isEqualTo(
+            "quiver: [UNSUPPORTED_FEATURE] not supported: CREATE VIEW" + System.lineSeparator());
+  }
+
+  @Test
+  void createTableIsRunAndItsMistakesNamed() {
     Cli.Run run = Cli.run("sql", "create table x (a int)");
     assertThat(run.status()).isEqualTo(1);
     assertThat(run.out()).isEmpty();
     assertThat(run.err())
         .isEqualTo(
-            "quiver: [UNSUPPORTED_FEATURE] not supported: CREATE TABLE" + System.lineSeparator());
+            "quiver: [SYNTAX_ERROR] line 1, column 23: expected WITH ('connector' = ...) after the"
+                + " columns of x, found the end of the statement"
+                + System.lineSeparator());
   }
 
   @Test

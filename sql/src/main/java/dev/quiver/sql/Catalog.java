@@ -26,6 +26,12 @@ public final class Catalog {
     return this;
   }
 
+  /** Removes the table {@code name} (ignoring case); returns it, or empty if there was none. */
+  public Optional<CatalogTable> remove(String name) {
+    requireNonNull(name, "name is null");
+    return Optional.ofNullable(tables.remove(name.toLowerCase(Locale.ROOT)));
+  }
+
   public Optional<CatalogTable> table(String name) {
     return Optional.ofNullable(tables.get(name.toLowerCase(Locale.ROOT)));
   }

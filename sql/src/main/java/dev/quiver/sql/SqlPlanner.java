@@ -104,7 +104,8 @@ public final class SqlPlanner {
     } catch (SqlParseException e) {
       Optional<String> statement = Statements.nonQuery(text);
       if (statement.isPresent()) {
-        throw Errors.unsupported(statement.get()); // DROP VIEW: not a query, whatever its syntax
+        throw Statements.unsupported(
+            statement.get(), text); // DROP VIEW: not a query, whatever its syntax
       }
       throw Errors.syntax(
           "syntax error at line "

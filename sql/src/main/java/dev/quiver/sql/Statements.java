@@ -1,5 +1,7 @@
 package dev.quiver.sql;
 
+import dev.quiver.error.QuiverException;
+import dev.quiver.sql.ddl.DdlParser;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +19,8 @@ import org.apache.calcite.sql.SqlSetOption;
  * run. So every statement that is not a query is rejected right after parsing, by its {@link
  * SqlKind}, naming the statement. Statements the parser does not know ({@code CREATE VIEW}, {@code
  * DROP TABLE}, {@code TRUNCATE}) get the same answer instead of a syntax error: whatever their
- * syntax, Quiver would not run them.
+ * syntax, Quiver would not run them. {@code CREATE TABLE} and {@code DROP TABLE} are run by a
+ * session ({@link DdlParser}, {@code QuiverSession.execute}), not planned: their message says so.
  */
 final class Statements {
   // The words that start a statement which is not a query (a query starts with SELECT, WITH,
@@ -88,8 +91,18 @@ final class Statements {
   /** Fails with "not supported: STATEMENT" unless {@code parsed} is a query. */
   static void checkQuery(SqlNode parsed, String sql) {
     if (!parsed.getKind().belongsTo(SqlKind.QUERY)) {
-      throw Errors.unsupported(name(parsed, sql));
+      throw unsupported(name(parsed, sql), sql);
     }
+  }
+
+  /**
+   * "not supported: STATEMENT"; for {@code CREATE TABLE} / {@code DROP TABLE}, which a session runs
+   * but a query planner cannot, where to send them instead.
+   */
+  static QuiverException unsupported(String statement, String sql) {
+    return DdlParser.isDdl(sql)
+        ? Errors.unsupported(statement + " (use QuiverSession.execute or the CLI)")
+        : Errors.unsupported(statement);
   }
 
   /** What the statement is called, as a user wrote it: {@code CREATE TABLE}, {@code INSERT}. */

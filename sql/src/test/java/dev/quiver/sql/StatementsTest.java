@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -49,5 +50,27 @@ class StatementsTest {
         .hasMessageStartingWith("[UNSUPPORTED_FEATURE] not supported: " + statement)
         .extracting(e -> ((QuiverException) e).code())
         .isEqualTo(ErrorCode.UNSUPPORTED_FEATURE);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          create table x (a int) with ('connector' = 'kafka') | CREATE TABLE
+          drop table if exists nation                         | DROP TABLE
+          """)
+  void tableDdlPointsAtTheSession(String sql, String statement) {
+    assertThatThrownBy(() -> planner.plan(sql, 2))
+        .hasMessage(
+            "[UNSUPPORTED_FEATURE] not supported: "
+                + statement
+                + " (use QuiverSession.execute or the CLI)");
+  }
+
+  @Test
+  void otherDdlHasNoHint() {
+    assertThatThrownBy(() -> planner.plan("drop view v", 2))
+        .hasMessage("[UNSUPPORTED_FEATURE] not supported: DROP VIEW");
   }
 }

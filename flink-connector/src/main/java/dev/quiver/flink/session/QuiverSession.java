@@ -2,6 +2,7 @@ package dev.quiver.flink.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.flink.catalog.CatalogScanSources;
 import dev.quiver.flink.catalog.DirectoryTables;
@@ -21,6 +22,10 @@ import dev.quiver.sql.Catalog;
 import dev.quiver.sql.CatalogTable;
 import dev.quiver.sql.PlannerOptions;
 import dev.quiver.sql.SqlPlanner;
+import dev.quiver.sql.ddl.CreateTable;
+import dev.quiver.sql.ddl.DdlParser;
+import dev.quiver.sql.ddl.DdlStatement;
+import dev.quiver.sql.ddl.DropTable;
 import dev.quiver.stage.StageGraph;
 import dev.quiver.stage.StagePlanner;
 import dev.quiver.stage.UnboundedInputs;
@@ -195,7 +200,76 @@ public final class QuiverSession implements AutoCloseable {
   }
 
   /**
-   * Plans and starts {@code sql}; the result streams its batches while the job runs.
+   * Runs one statement as Flink SQL's {@code TableEnvironment.executeSql} does: {@code CREATE
+   * TABLE} registers a table through {@link #registerTable(String, RowSchema, Optional, Map)} (the
+   * syntax: {@link DdlParser}), {@code DROP TABLE} removes one, and any other statement is a query
+   * started by {@link #sql}.
+   *
+   * <pre>{@code
+   * session.execute("""
+   *     CREATE TABLE bids (id BIGINT, price DOUBLE, ts TIMESTAMP(3),
+   *       WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)
+   *     WITH ('connector' = 'kafka', 'topic' = 'bids', 'format' = 'json',
+   *       'properties.bootstrap.servers' = 'localhost:9092')""");
+   * try (SqlResult result = session.execute("SELECT * FROM bids WHERE price > 10").orElseThrow()) {
+   *   ...
+   * }
+   * }</pre>
+   *
+   * <p>{@code CREATE TABLE} of a name the session has fails, unless {@code IF NOT EXISTS} keeps the
+   * table there is; {@code DROP TABLE} of a name it does not have fails, unless {@code IF EXISTS}.
+   * Queries already running over a dropped table keep reading it.
+   *
+   * @return the query's result, or empty for {@code CREATE TABLE} and {@code DROP TABLE}
+   * @throws QuiverException if the statement does not parse, a table to create exists or one to
+   *     drop does not, the connector options are wrong, or the query cannot run (see {@link #sql})
+   */
+  public Optional<SqlResult> execute(String statement) {
+    requireNonNull(statement, "statement is null");
+    Optional<DdlStatement> ddl = DdlParser.parse(statement);
+    if (ddl.isEmpty()) {
+      return Optional.of(sql(statement));
+    }
+    if (ddl.get() instanceof CreateTable create) {
+      createTable(create);
+    } else {
+      dropTable((DropTable) ddl.get());
+    }
+    return Optional.empty();
+  }
+
+  private synchronized void createTable(CreateTable create) {
+    checkOpen();
+    if (catalog.table(create.name()).isPresent()) {
+      if (create.ifNotExists()) {
+        LOG.debug("CREATE TABLE IF NOT EXISTS {}: kept the table there is", create.name());
+        return;
+      }
+      throw new QuiverException(
+          ErrorCode.INVALID_QUERY,
+          "the table "
+              + create.name()
+              + " already exists: CREATE TABLE IF NOT EXISTS keeps it, DROP TABLE "
+              + create.name()
+              + " first replaces it");
+    }
+    registerTable(create.name(), create.schema(), create.eventTime(), create.options());
+  }
+
+  private synchronized void dropTable(DropTable drop) {
+    checkOpen();
+    if (catalog.remove(drop.name()).isPresent()) {
+      LOG.debug("Dropped table {}", drop.name());
+    } else if (!drop.ifExists()) {
+      throw new QuiverException(
+          ErrorCode.INVALID_QUERY,
+          "the table " + drop.name() + " does not exist (DROP TABLE IF EXISTS ignores that)");
+    }
+  }
+
+  /**
+   * Plans and starts the query {@code sql}; the result streams its batches while the job runs.
+   * {@code CREATE TABLE} and {@code DROP TABLE} are refused here: {@link #execute} runs them.
    *
    * @throws QuiverException if the query does not parse, names an unknown table or column, uses a
    *     feature Quiver cannot run yet, or reads files that have changed since registration
@@ -231,9 +305,10 @@ public final class QuiverSession implements AutoCloseable {
     JobRunner runner =
         new JobRunner(stagePlanner, compiler.withScanSources(new CatalogScanSources()));
     QueryResult result;
+    boolean streaming = UnboundedInputs.readsUnbounded(query.plan());
     try {
       StreamExecutionEnvironment env = cluster.environment();
-      if (UnboundedInputs.readsUnbounded(query.plan())) {
+      if (streaming) {
         streaming(env);
       }
       result = runner.run(env, graph, allocator, jobName(query.sql()));
@@ -242,7 +317,8 @@ public final class QuiverSession implements AutoCloseable {
     } catch (Exception e) {
       throw new IllegalStateException("cannot submit the query to " + cluster.description(), e);
     }
-    SqlResult sqlResult = new SqlResult(query.schema(), result, open::remove, cluster::failedTask);
+    SqlResult sqlResult =
+        new SqlResult(query.schema(), result, open::remove, cluster::failedTask, streaming);
     open.add(sqlResult);
     if (closed) { // closed while submitting: close() may have missed this result
       sqlResult.close();

@@ -48,21 +48,34 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
 
   private final Consumer<SqlResult> onClose;
   private final Function<JobID, Optional<String>> failedTask;
+  private final boolean streaming;
   private boolean closed;
 
   /**
    * @param failedTask the Flink task (name and subtask) whose failure ended a failed job, where the
    *     cluster can say
+   * @param streaming whether the query reads an unbounded table (a STREAMING job)
    */
   SqlResult(
       Schema schema,
       QueryResult result,
       Consumer<SqlResult> onClose,
-      Function<JobID, Optional<String>> failedTask) {
+      Function<JobID, Optional<String>> failedTask,
+      boolean streaming) {
     this.schema = requireNonNull(schema, "schema is null");
     this.result = requireNonNull(result, "result is null");
     this.onClose = requireNonNull(onClose, "onClose is null");
     this.failedTask = requireNonNull(failedTask, "failedTask is null");
+    this.streaming = streaming;
+  }
+
+  /**
+   * Whether the query reads an unbounded table: its job is a STREAMING one whose batches arrive as
+   * checkpoints complete, and whose result does not end while the stream does not (a caller that
+   * prints it prints batch by batch, and stops it with {@link #cancel()}).
+   */
+  public boolean streaming() {
+    return streaming;
   }
 
   /** The output columns, named as the query names them. */

@@ -1,0 +1,81 @@
+package dev.quiver.cli;
+
+import dev.quiver.cli.format.ResultFormat;
+import dev.quiver.flink.session.QuiverSession;
+import dev.quiver.flink.session.SqlResult;
+import dev.quiver.sql.ddl.DdlParser;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The statements of one {@code quiver sql} input (the QUERY argument or a {@code -f FILE}), run in
+ * order on one session: {@code CREATE TABLE} / {@code DROP TABLE} change the session's tables
+ * ({@link QuiverSession#execute}), each query writes its result.
+ *
+ * <pre>
+ *   CREATE TABLE clicks (...) WITH ('connector' = 'kafka', ...);   registers clicks
+ *   SELECT user_id, url FROM clicks WHERE ...;                       prints rows as they arrive
+ * </pre>
+ *
+ * A query over a stream (an unbounded table) prints each batch as its checkpoint completes and runs
+ * until the stream ends or Ctrl-C cancels it; it is printed as CSV unless a line format is chosen,
+ * since a table is printed when the result is complete and a stream's never is.
+ */
+final class Script {
+  private Script() {}
+
+  /** The statements of {@code text}, split at {@code ;} outside quotes and comments. */
+  static List<String> statements(String text) {
+    Statements splitter = new Statements();
+    List<String> statements = new ArrayList<>();
+    for (String line : text.split("\n", -1)) {
+      statements.addAll(splitter.add(line));
+    }
+    if (!splitter.pending().isEmpty()) {
+      statements.add(splitter.pending());
+    }
+    return statements;
+  }
+
+  /**
+   * Runs the statements of {@code text}; each query's result goes to {@code output} in {@code
+   * format} (null: a table, or CSV for a stream).
+   *
+   * @return the rows of all queries
+   */
+  static long run(
+      QuiverSession session,
+      String text,
+      ResultFormat format,
+      ResultOutput output,
+      Progress progress)
+      throws IOException {
+    long rows = 0;
+    for (String statement : statements(text)) {
+      if (DdlParser.isDdl(statement)) {
+        session.execute(statement);
+        continue;
+      }
+      try (SqlResult result = session.sql(statement)) {
+        ResultFormat chosen = format(format, result.streaming());
+        rows +=
+            ResultStreaming.write(
+                session, result, chosen.writer(output.writer()), output, progress);
+      }
+    }
+    return rows;
+  }
+
+  private static ResultFormat format(ResultFormat format, boolean streaming) {
+    if (!streaming) {
+      return format == null ? ResultFormat.TABLE : format;
+    }
+    if (format == ResultFormat.TABLE) {
+      throw new CliException(
+          "--format table prints a result once it is complete, and a stream's never is: use"
+              + " --format csv or json");
+    }
+    return format == null ? ResultFormat.CSV : format;
+  }
+}

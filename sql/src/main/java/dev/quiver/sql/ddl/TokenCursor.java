@@ -1,0 +1,108 @@
+package dev.quiver.sql.ddl;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import java.util.List;
+
+/**
+ * The parser's position in a statement's {@link Token}s, with the reads that fail with "line L,
+ * column C: expected X, found Y" when the next token is not what the statement needs there.
+ */
+final class TokenCursor {
+  private final List<Token> tokens;
+  private int next;
+
+  TokenCursor(String text) {
+    this.tokens = DdlLexer.tokens(text);
+  }
+
+  Token peek() {
+    return tokens.get(next);
+  }
+
+  Token take() {
+    Token token = tokens.get(next);
+    if (token.kind() != Token.Kind.END) {
+      next++;
+    }
+    return token;
+  }
+
+  boolean accept(String keyword) {
+    if (peek().is(keyword)) {
+      next++;
+      return true;
+    }
+    return false;
+  }
+
+  boolean acceptSymbol(char symbol) {
+    if (peek().isSymbol(symbol)) {
+      next++;
+      return true;
+    }
+    return false;
+  }
+
+  void expect(String keyword) {
+    if (!accept(keyword)) {
+      throw syntax(peek(), "expected " + keyword + ", found " + peek().describe());
+    }
+  }
+
+  void expectSymbol(char symbol, String context) {
+    if (!acceptSymbol(symbol)) {
+      throw syntax(
+          peek(),
+          "expected '"
+              + symbol
+              + "'"
+              + (context.isEmpty() ? "" : " " + context)
+              + ", found "
+              + peek().describe());
+    }
+  }
+
+  String identifier(String what) {
+    Token token = peek();
+    if (!token.isIdentifier()) {
+      throw syntax(token, "expected " + what + ", found " + token.describe());
+    }
+    next++;
+    return token.text();
+  }
+
+  int number(String what) {
+    Token token = peek();
+    if (token.kind() != Token.Kind.NUMBER || token.text().contains(".")) {
+      throw syntax(token, "expected " + what + ", found " + token.describe());
+    }
+    next++;
+    try {
+      return Integer.parseInt(token.text());
+    } catch (NumberFormatException e) {
+      throw invalid(token, what + " " + token.text() + " is too large");
+    }
+  }
+
+  String string(String context) {
+    Token token = peek();
+    if (token.kind() != Token.Kind.STRING) {
+      throw syntax(token, "expected a 'string' " + context + ", found " + token.describe());
+    }
+    next++;
+    return token.text();
+  }
+
+  static String where(Token token) {
+    return "line " + token.line() + ", column " + token.column() + ": ";
+  }
+
+  static QuiverException syntax(Token token, String message) {
+    return new QuiverException(ErrorCode.SYNTAX_ERROR, where(token) + message);
+  }
+
+  static QuiverException invalid(Token token, String message) {
+    return new QuiverException(ErrorCode.INVALID_QUERY, where(token) + message);
+  }
+}
