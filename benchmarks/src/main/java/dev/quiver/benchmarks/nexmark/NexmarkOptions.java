@@ -26,6 +26,8 @@ import org.apache.flink.util.TimeUtils;
  * @param quiverCheckpoints Quiver's checkpoint interval (its results reach the caller as
  *     checkpoints complete); empty: the session's default ({@code
  *     QuiverSession.STREAM_CHECKPOINT_MILLIS})
+ * @param quiverResults where Quiver's result rows are counted: in a sink inside the job, as Flink's
+ *     are (default), or at the caller after the session hands them over
  */
 public record NexmarkOptions(
     long events,
@@ -37,7 +39,18 @@ public record NexmarkOptions(
     Duration timeout,
     List<Engine.Kind> engines,
     Map<String, String> flinkSql,
-    Optional<Duration> quiverCheckpoints) {
+    Optional<Duration> quiverCheckpoints,
+    QuiverResults quiverResults) {
+
+  /** Where Quiver's result rows are counted ({@code --quiver-results}). */
+  enum QuiverResults {
+    /** In a counting sink inside the job ({@code QuiverSession.count}), as Flink's side counts. */
+    SINK,
+    /**
+     * At the caller, after the job hands them over through the collect sink ({@code SqlResult}).
+     */
+    CALLER
+  }
 
   static final String USAGE =
       "quiver nexmark (NexmarkBenchmark): Nexmark queries on Quiver and Flink 2.3 streaming SQL over the same"
@@ -54,7 +67,9 @@ public record NexmarkOptions(
           + "  --timeout-seconds N    per query and engine (default 900)\n"
           + "  --engines LIST         quiver,flink (default: both)\n"
           + "  --flink-sql KEY=VALUE  a Flink SQL table option, repeatable\n"
-          + "  --quiver-checkpoint-interval DURATION  e.g. 10s (default: the session's, 1 s)\n";
+          + "  --quiver-checkpoint-interval DURATION  e.g. 10s (default: the session's, 1 s)\n"
+          + "  --quiver-results sink|caller  count Quiver's rows in a sink inside the job, as"
+          + " Flink's are (default), or at the caller through the session's result path\n";
 
   static NexmarkOptions parse(String... args) {
     long events = 10_000_000;
@@ -68,6 +83,7 @@ public record NexmarkOptions(
     List<Engine.Kind> engines = List.of(Engine.Kind.QUIVER, Engine.Kind.FLINK);
     Optional<Duration> quiverCheckpoints = Optional.empty();
     Map<String, String> flinkSql = new LinkedHashMap<>();
+    QuiverResults quiverResults = QuiverResults.SINK;
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
       if (name.equals("--help") || name.equals("-h")) {
@@ -118,6 +134,15 @@ public record NexmarkOptions(
           }
           quiverCheckpoints = Optional.of(interval);
         }
+        case "--quiver-results" ->
+            quiverResults =
+                switch (value.strip()) {
+                  case "sink" -> QuiverResults.SINK;
+                  case "caller" -> QuiverResults.CALLER;
+                  default ->
+                      throw new IllegalArgumentException(
+                          "--quiver-results takes sink or caller, not " + value);
+                };
         default -> throw new IllegalArgumentException("unknown option " + name + "\n" + USAGE);
       }
     }
@@ -135,6 +160,7 @@ public record NexmarkOptions(
         timeout,
         engines,
         Map.copyOf(flinkSql),
-        quiverCheckpoints);
+        quiverCheckpoints,
+        quiverResults);
   }
 }

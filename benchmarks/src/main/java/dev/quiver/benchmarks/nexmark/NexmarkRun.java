@@ -103,11 +103,12 @@ final class NexmarkRun {
   }
 
   /**
-   * Quiver's caller received, at {@code nanos}, result rows of events up to event time {@code
-   * dateTime} (the largest {@code dateTime} of a result batch): a sample of {@code nanos} minus the
-   * moment the sources had emitted event time {@code dateTime}. No watermark reaches Quiver's
-   * caller, so its rows' own event time stands for the watermark: for a pass-through query a row of
-   * event time {@code T} and the watermark {@code T - delay} leave the sources together.
+   * Quiver's counting sink (or its caller, {@code --quiver-results caller}) received, at {@code
+   * nanos}, result rows of events up to event time {@code dateTime} (the largest {@code dateTime}
+   * of a result batch): a sample of {@code nanos} minus the moment the sources had emitted event
+   * time {@code dateTime}. Quiver's sink and caller see no watermark, so its rows' own event time
+   * stands for the watermark: for a pass-through query a row of event time {@code T} and the
+   * watermark {@code T - delay} leave the sources together.
    */
   void resultEventTime(long dateTime, long nanos) {
     sample(dateTime, nanos);
@@ -144,8 +145,8 @@ final class NexmarkRun {
   }
 
   /**
-   * Nanoseconds from the first event a source emitted to the sink's end of input (Quiver: the last
-   * result batch received by the caller).
+   * Nanoseconds from the first event a source emitted to the sink's end of input (Quiver with
+   * {@code --quiver-results caller}: the last result batch received by the caller).
    */
   long elapsedNanos() {
     long first = firstEmit.get();

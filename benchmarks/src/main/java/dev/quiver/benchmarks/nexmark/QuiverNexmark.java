@@ -4,8 +4,10 @@ import dev.quiver.benchmarks.run.ClusterSettings;
 import dev.quiver.benchmarks.run.Engine;
 import dev.quiver.flink.catalog.NexmarkTables;
 import dev.quiver.flink.nexmark.NexmarkProgress;
+import dev.quiver.flink.runtime.RowCountSink;
 import dev.quiver.flink.session.PlannedQuery;
 import dev.quiver.flink.session.QuiverSession;
+import dev.quiver.flink.session.RowCount;
 import dev.quiver.flink.session.SqlResult;
 import dev.quiver.nexmark.EventKind;
 import dev.quiver.nexmark.NexmarkConfig;
@@ -23,6 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.slf4j.Logger;
@@ -33,16 +36,21 @@ import org.slf4j.LoggerFactory;
  * settings ({@link ClusterSettings}); per run the query's tables are registered anew as {@code
  * 'connector' = 'nexmark'} tables ({@link NexmarkTables}: the same generator, splits and watermark
  * as Flink's {@link NexmarkTableFactory}), and the query's {@code SELECT} ({@link
- * NexmarkQuery#select()}) runs as a STREAMING job through the session's normal path: the result
- * batches come back to this thread as checkpoints complete, and it counts their rows, as the
- * counting sink does.
+ * NexmarkQuery#select()}) runs as a STREAMING job. Its rows ({@code --quiver-results}):
  *
- * <p>What is timed ({@link NexmarkRun}): from the first batch a source reader emitted (the same
- * start as Flink's) to the arrival of the last result batch here, which includes the job's final
- * checkpoint and the hand-over of the result: Flink's end is its sink's end of input, inside the
- * job. Latency: for a query whose result has a {@code dateTime} column, per result batch, its
- * arrival minus the moment the sources had emitted its largest {@code dateTime}; without one (q2)
- * there is nothing to measure it by here.
+ * <ul>
+ *   <li>{@code sink} (default): counted inside the job ({@link QuiverSession#count}, a {@link
+ *       RowCountSink} after the final stage), as Flink's side counts them in its sink; timed to the
+ *       last counting task's end of input; latency sampled per batch in the counting task.
+ *   <li>{@code caller}: handed to this thread through the session's normal path ({@link SqlResult},
+ *       as checkpoints complete) and counted here; timed to the last batch's arrival, which also
+ *       holds the job's final checkpoint and the hand-over of the result.
+ * </ul>
+ *
+ * <p>Start of the timing ({@link NexmarkRun}): the first batch a source reader emitted, the same as
+ * Flink's. Latency: for a query whose result has a {@code dateTime} column, per result batch, its
+ * arrival at the counting task (or the caller) minus the moment the sources had emitted its largest
+ * {@code dateTime}; without one (q2) it is not measured.
  */
 final class QuiverNexmark implements NexmarkEngine {
   private static final Logger LOG = LoggerFactory.getLogger(QuiverNexmark.class);
@@ -74,6 +82,10 @@ final class QuiverNexmark implements NexmarkEngine {
             .build();
   }
 
+  NexmarkOptions options() {
+    return options;
+  }
+
   @Override
   public Engine.Kind kind() {
     return Engine.Kind.QUIVER;
@@ -98,44 +110,18 @@ final class QuiverNexmark implements NexmarkEngine {
             with(kind, events, config, id));
       }
       PlannedQuery planned = session.prepare(query.select()); // refuses what Quiver cannot run
-      long rows = 0;
-      long last = 0;
-      AtomicBoolean timedOut = new AtomicBoolean();
-      try (SqlResult result = session.run(planned)) {
-        ScheduledFuture<?> deadline =
-            timer.schedule(
-                () -> {
-                  timedOut.set(true);
-                  result.cancel();
-                },
-                options.timeout().toMillis(),
-                TimeUnit.MILLISECONDS);
+      int dateTime = column(planned.schema(), NexmarkSchemas.DATE_TIME);
+      if (options.quiverResults() == NexmarkOptions.QuiverResults.SINK) {
+        RowCount counted;
         try {
-          int dateTime = column(result, NexmarkSchemas.DATE_TIME);
-          while (result.hasNext()) {
-            try (VectorSchemaRoot batch = result.next()) {
-              long now = System.nanoTime();
-              rows += batch.getRowCount();
-              last = now;
-              if (dateTime >= 0 && batch.getRowCount() > 0) {
-                run.resultEventTime(maxMillis(batch, dateTime), now);
-              }
-            }
-          }
-          if (last == 0) {
-            last = System.nanoTime(); // no rows: the end of the result
-          }
-        } catch (RuntimeException e) {
-          if (timedOut.get()) {
-            throw new TimeoutException(query.name() + " ran longer than " + options.timeout());
-          }
-          throw e;
-        } finally {
-          deadline.cancel(false);
+          counted = session.count(planned, new SinkProbe(id, dateTime), options.timeout());
+        } catch (TimeoutException e) {
+          throw new TimeoutException(query.name() + " ran longer than " + options.timeout());
         }
+        run.sinkRows(counted.rows()); // the probe reported each task's end of input
+      } else {
+        callerSide(planned, query, run, dateTime);
       }
-      run.sinkRows(rows);
-      run.sinkEnded(last);
       NexmarkResult measured =
           new NexmarkResult(events, run.rows(), run.elapsedNanos(), run.latencies());
       LOG.info(
@@ -151,6 +137,73 @@ final class QuiverNexmark implements NexmarkEngine {
     }
   }
 
+  /**
+   * {@code --quiver-results caller}: the session's normal path, the result batches handed to this
+   * thread (through the collect sink, as checkpoints complete), counted and sampled here.
+   */
+  private void callerSide(PlannedQuery planned, NexmarkQuery query, NexmarkRun run, int dateTime)
+      throws Exception {
+    long rows = 0;
+    long last = 0;
+    AtomicBoolean timedOut = new AtomicBoolean();
+    try (SqlResult result = session.run(planned)) {
+      ScheduledFuture<?> deadline =
+          timer.schedule(
+              () -> {
+                timedOut.set(true);
+                result.cancel();
+              },
+              options.timeout().toMillis(),
+              TimeUnit.MILLISECONDS);
+      try {
+        while (result.hasNext()) {
+          try (VectorSchemaRoot batch = result.next()) {
+            long now = System.nanoTime();
+            rows += batch.getRowCount();
+            last = now;
+            if (dateTime >= 0 && batch.getRowCount() > 0) {
+              run.resultEventTime(maxMillis(batch, dateTime), now);
+            }
+          }
+        }
+        if (last == 0) {
+          last = System.nanoTime(); // no rows: the end of the result
+        }
+      } catch (RuntimeException e) {
+        if (timedOut.get()) {
+          throw new TimeoutException(query.name() + " ran longer than " + options.timeout());
+        }
+        throw e;
+      } finally {
+        deadline.cancel(false);
+      }
+    }
+    run.sinkRows(rows);
+    run.sinkEnded(last);
+  }
+
+  /**
+   * {@code --quiver-results sink}: runs in each counting task of the job ({@code RowCountSink}),
+   * which counts the rows itself; this reports the task's end of input and, when the result has a
+   * {@code dateTime} column, a latency sample per batch: now minus the moment the sources had
+   * emitted the batch's largest {@code dateTime}.
+   */
+  private record SinkProbe(String run, int dateTime) implements RowCountSink.Probe {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void batch(VectorSchemaRoot batch) {
+      if (dateTime >= 0 && batch.getRowCount() > 0) {
+        NexmarkRun.get(run).resultEventTime(maxMillis(batch, dateTime), System.nanoTime());
+      }
+    }
+
+    @Override
+    public void endOfInput() {
+      NexmarkRun.get(run).sinkEnded(System.nanoTime());
+    }
+  }
+
   /** The {@code 'connector' = 'nexmark'} options of one kind's table, as Flink's DDL has them. */
   static Map<String, String> with(EventKind kind, long events, NexmarkConfig config, String run) {
     return Map.of(
@@ -163,8 +216,8 @@ final class QuiverNexmark implements NexmarkEngine {
         "progress", run);
   }
 
-  private static int column(SqlResult result, String name) {
-    var fields = result.schema().getFields();
+  private static int column(Schema schema, String name) {
+    var fields = schema.getFields();
     for (int i = 0; i < fields.size(); i++) {
       if (fields.get(i).getName().equalsIgnoreCase(name)) {
         return i;

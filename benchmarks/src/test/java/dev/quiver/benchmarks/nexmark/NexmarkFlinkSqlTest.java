@@ -117,6 +117,7 @@ class NexmarkFlinkSqlTest {
         Duration.ofSeconds(60),
         parsed.engines(),
         parsed.flinkSql(),
-        parsed.quiverCheckpoints());
+        parsed.quiverCheckpoints(),
+        parsed.quiverResults());
   }
 }

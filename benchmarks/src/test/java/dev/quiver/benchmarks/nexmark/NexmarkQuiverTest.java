@@ -27,19 +27,46 @@ import org.junit.jupiter.api.Timeout;
 class NexmarkQuiverTest {
   private static final long EVENTS = 10_000;
   private static QuiverNexmark quiver;
+  private static QuiverNexmark callerSide;
 
   @BeforeAll
   static void start() {
     quiver = new QuiverNexmark(NexmarkFlinkSqlTest.options("--queries", "0,1,2"));
+    callerSide =
+        new QuiverNexmark(
+            NexmarkFlinkSqlTest.options("--queries", "0,2", "--quiver-results", "caller"));
   }
 
   @AfterAll
   static void stop() {
     quiver.close();
+    callerSide.close();
   }
 
   @Test
   void passThroughProjectionAndFilterReturnTheGeneratorsRowCounts() throws Exception {
+    assertThat(quiver.options().quiverResults()).isEqualTo(NexmarkOptions.QuiverResults.SINK);
+    long q2 = q2Rows();
+    NexmarkResult q0 = quiver.run(new NexmarkQuery(0), EVENTS);
+    assertThat(q0.rows()).isEqualTo(9_200);
+    assertThat(q0.latencyNanos()).isNotEmpty(); // measured in the counting sink
+    assertThat(q0.elapsedNanos()).isPositive();
+    assertThat(quiver.run(new NexmarkQuery(1), EVENTS).rows()).isEqualTo(9_200);
+    NexmarkResult filtered = quiver.run(new NexmarkQuery(2), EVENTS);
+    assertThat(filtered.rows()).isEqualTo(q2).isPositive();
+    assertThat(filtered.elapsedNanos()).isPositive();
+    assertThat(filtered.latencyNanos()).isEmpty(); // no dateTime in q2's result
+  }
+
+  @Test
+  void theCallerSidePathCountsTheSameRows() throws Exception {
+    NexmarkResult q0 = callerSide.run(new NexmarkQuery(0), EVENTS);
+    assertThat(q0.rows()).isEqualTo(9_200);
+    assertThat(q0.latencyNanos()).isNotEmpty();
+    assertThat(callerSide.run(new NexmarkQuery(2), EVENTS).rows()).isEqualTo(q2Rows());
+  }
+
+  private static long q2Rows() {
     NexmarkGenerator generator = new NexmarkGenerator(NexmarkConfig.DEFAULT);
     Bid bid = new Bid();
     long q2 = 0;
@@ -51,14 +78,7 @@ class NexmarkQuiverTest {
         }
       }
     }
-    NexmarkResult q0 = quiver.run(new NexmarkQuery(0), EVENTS);
-    assertThat(q0.rows()).isEqualTo(9_200);
-    assertThat(q0.latencyNanos()).isNotEmpty();
-    assertThat(quiver.run(new NexmarkQuery(1), EVENTS).rows()).isEqualTo(9_200);
-    NexmarkResult filtered = quiver.run(new NexmarkQuery(2), EVENTS);
-    assertThat(filtered.rows()).isEqualTo(q2).isPositive();
-    assertThat(filtered.elapsedNanos()).isPositive();
-    assertThat(filtered.latencyNanos()).isEmpty(); // no dateTime in q2's result
+    return q2;
   }
 
   @Test

@@ -3,10 +3,12 @@ package dev.quiver.flink.compiler;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.flink.runtime.BatchResults;
+import dev.quiver.flink.runtime.RowCountSink;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.stage.StageGraph;
 import dev.quiver.stage.StagePlanner;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -65,5 +67,19 @@ public final class JobRunner {
     requireNonNull(jobName, "jobName is null");
     return new QueryResult(
         graph, BatchResults.collect(compiler.compile(env, graph), allocator, jobName));
+  }
+
+  /**
+   * Submits the job of {@code graph} with its final stage's rows counted and dropped inside the job
+   * ({@link RowCountSink}: nothing reaches the caller but the count), and returns at once; {@code
+   * client.getJobExecutionResult()} waits for the job's end and {@link
+   * RowCountSink#rows(org.apache.flink.api.common.JobExecutionResult)} reads the count from it.
+   */
+  public JobClient count(
+      StreamExecutionEnvironment env, StageGraph graph, RowCountSink.Probe probe, String jobName)
+      throws Exception {
+    requireNonNull(jobName, "jobName is null");
+    RowCountSink.attach(compiler.compile(env, graph), probe);
+    return env.executeAsync(jobName);
   }
 }

@@ -75,13 +75,14 @@ final class NexmarkBatchSourceReader extends NexmarkSourceReaderBase<BatchRecord
     if (batch == null) {
       return false;
     }
-    // Read before emitting: the batch's buffers may be gone once the chain has taken it.
-    long last = progress == null ? 0 : lastDateTimeMillis(batch);
+    // Reported before emitting: the batch's buffers may be gone once the chain has taken it, and
+    // a chained sink sees the batch inside collect(), so a report after it would come after the
+    // sink's latency sample of the same batch.
+    if (progress != null) {
+      progress.emitted(lastDateTimeMillis(batch), System.nanoTime());
+    }
     try (BatchRecord record = BatchRecord.data(task, batch)) {
       output.collect(record);
-    }
-    if (progress != null) {
-      progress.emitted(last, System.nanoTime());
     }
     return true;
   }

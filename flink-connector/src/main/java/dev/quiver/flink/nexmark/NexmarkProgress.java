@@ -23,7 +23,7 @@ public final class NexmarkProgress {
 
   private NexmarkProgress() {}
 
-  /** One reader's listener, called in its task thread after each batch it emitted. */
+  /** One reader's listener, called in its task thread as it emits each batch (just before). */
   @FunctionalInterface
   public interface Reader {
     /**

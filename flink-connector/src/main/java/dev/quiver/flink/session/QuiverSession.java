@@ -12,6 +12,7 @@ import dev.quiver.flink.catalog.StreamTables;
 import dev.quiver.flink.compiler.JobRunner;
 import dev.quiver.flink.compiler.QueryResult;
 import dev.quiver.flink.compiler.StageGraphCompiler;
+import dev.quiver.flink.runtime.RowCountSink;
 import dev.quiver.formats.CsvOptions;
 import dev.quiver.formats.FileFormat;
 import dev.quiver.operators.memory.Allocators;
@@ -31,6 +32,7 @@ import dev.quiver.stage.StagePlanner;
 import dev.quiver.stage.UnboundedInputs;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,11 +40,16 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.IOUtils;
 import org.slf4j.Logger;
@@ -463,6 +470,47 @@ public final class QuiverSession implements AutoCloseable {
       throw new IllegalStateException("cannot close the session on " + cluster.description(), e);
     } finally {
       LOG.info("Quiver session on {} closed", cluster.description());
+    }
+  }
+
+  /**
+   * Runs {@code query}, planned by this session, into a sink inside its job that counts its rows
+   * and drops them ({@link RowCountSink}), and waits for the job's end: a query measured without
+   * handing its rows to a caller (no collect sink, encoding or decoding), as a Flink SQL job
+   * writing into {@code blackhole} is. The job is set up as {@link #run} sets it up (STREAMING with
+   * checkpoints when the query reads an unbounded table); it must end, so its streams must be
+   * bounded. {@code probe} sees each result batch in its task ({@link RowCountSink.Probe}).
+   *
+   * @throws TimeoutException if the job has not ended within {@code timeout}; it is cancelled
+   * @throws ExecutionException if the job failed
+   */
+  public RowCount count(PlannedQuery query, RowCountSink.Probe probe, Duration timeout)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    requireNonNull(query, "query is null");
+    requireNonNull(timeout, "timeout is null");
+    checkOpen();
+    StageGraph graph = stagePlanner.plan(query.plan());
+    JobRunner runner =
+        new JobRunner(stagePlanner, compiler.withScanSources(new CatalogScanSources()));
+    JobClient client;
+    try {
+      StreamExecutionEnvironment env = cluster.environment();
+      if (UnboundedInputs.readsUnbounded(query.plan())) {
+        streaming(env);
+      }
+      client = runner.count(env, graph, probe, jobName(query.sql()));
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot submit the query to " + cluster.description(), e);
+    }
+    try {
+      JobExecutionResult result =
+          client.getJobExecutionResult().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return new RowCount(RowCountSink.rows(result), result);
+    } catch (TimeoutException | InterruptedException e) {
+      client.cancel().exceptionally(failure -> null);
+      throw e;
     }
   }
 }
