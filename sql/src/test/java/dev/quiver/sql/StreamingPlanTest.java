@@ -44,6 +44,18 @@ class StreamingPlanTest {
             1_000_000_000L,
             List.of(SplitUnit.file("kafka:bids/0", 0, SplitUnit.UNKNOWN_ROWS)),
             StreamOptions.unbounded(Optional.of(new EventTime("ts", Duration.ofSeconds(5))))));
+    RowSchema persons =
+        RowSchema.of(
+            Column.notNull("id", SqlType.BIGINT),
+            Column.of("name", SqlType.VARCHAR),
+            Column.of("ts", SqlType.TIMESTAMP));
+    catalog.add(
+        new CatalogTable(
+            "persons",
+            persons,
+            1_000_000L,
+            List.of(SplitUnit.file("kafka:persons/0", 0, SplitUnit.UNKNOWN_ROWS)),
+            StreamOptions.unbounded(Optional.of(new EventTime("ts", Duration.ofSeconds(5))))));
     return catalog;
   }
 
@@ -88,6 +100,82 @@ class StreamingPlanTest {
                     + " descriptor(ts), interval '1' minute))"
                     + " group by window_start, window_end, n_name"));
     assertThat(text).contains("window end=#");
+  }
+
+  @Test
+  void twoWindowedStreamsJoinedOnTheirWindowsAreAWindowJoin() throws IOException {
+    PlanNode plan =
+        plan(
+            "select p.id, p.name, p.starttime from"
+                + " (select id, name, window_start as starttime, window_end as endtime"
+                + "  from table(tumble(table persons, descriptor(ts), interval '10' second))"
+                + "  group by id, name, window_start, window_end) p"
+                + " join (select bidder, window_start as starttime, window_end as endtime"
+                + "  from table(tumble(table bids, descriptor(ts), interval '10' second))"
+                + "  group by bidder, window_start, window_end) b"
+                + " on p.id = b.bidder and p.starttime = b.starttime and p.endtime = b.endtime");
+    SqlExplainGoldenTest.check("stream_window_join.txt", SqlExplainGoldenTest.explain(plan));
+  }
+
+  @Test
+  void aWindowedAggregateOfWindowedCountsJoinedBackIsWindowedThroughout() {
+    String counts =
+        "select auction, count(*) as num, window_start as starttime, window_end as endtime"
+            + " from table(hop(table bids, descriptor(ts), interval '2' second,"
+            + " interval '10' second)) group by auction, window_start, window_end";
+    String text =
+        PlanPrinter.explain(
+            plan(
+                "select a.auction, a.num from ("
+                    + counts
+                    + ") a join (select max(c.num) as maxn, c.starttime, c.endtime from ("
+                    + counts
+                    + ") c group by c.starttime, c.endtime) m"
+                    + " on a.starttime = m.starttime and a.endtime = m.endtime"
+                    + " and a.num >= m.maxn"));
+    assertThat(text).contains("window end build=#");
+    // Both count aggregates and the max over them, in both phases.
+    assertThat(text.split("Aggregate\\[[A-Z]+, keys=[^\n]*window end=#", -1)).hasSize(7);
+  }
+
+  @Test
+  void aStreamJoinedWithinAnIntervalOfAWindowedAggregateIsAnIntervalJoin() {
+    // Nexmark q7: the bids within the 10 seconds before the end of the window of the top price.
+    String text =
+        PlanPrinter.explain(
+            plan(
+                "select b.auction, b.price, b.bidder, b.ts from bids b join (select max(price) as"
+                    + " maxprice, window_end as ts from table(tumble(table bids, descriptor(ts),"
+                    + " interval '10' second)) group by window_start, window_end) b1"
+                    + " on b.price = b1.maxprice"
+                    + " where b.ts between b1.ts - interval '10' second and b1.ts"));
+    assertThat(text).contains("interval probe.#3 in [build.#1 - PT10S, build.#1 + PT0S]");
+  }
+
+  @Test
+  void boundsOnEitherSideAndStrictComparisonsGiveTheInterval() {
+    String text =
+        PlanPrinter.explain(
+            plan(
+                "select a.auction, b.auction from bids a join bids b on a.bidder = b.bidder"
+                    + " and b.ts + interval '1' hour > a.ts and a.ts >= b.ts"));
+    assertThat(text).contains("interval probe.#2 in [build.#2 + PT0S, build.#2 + PT1H]");
+    assertRefused(
+        "select a.auction from bids a join bids b on a.bidder = b.bidder and a.ts >= b.ts",
+        "must be a window join or an interval join");
+    assertRefused(
+        "select a.auction from bids a left join bids b on a.bidder = b.bidder"
+            + " and a.ts between b.ts and b.ts + interval '1' second",
+        "INNER join only");
+  }
+
+  @Test
+  void twoStreamsJoinedOffTheirWindowsAreRefused() {
+    assertRefused(
+        "select * from (select bidder, window_end from table(tumble(table bids, descriptor(ts),"
+            + " interval '10' second)) group by bidder, window_start, window_end) a"
+            + " join persons p on a.bidder = p.id",
+        "must be a window join");
   }
 
   @Test

@@ -10,6 +10,7 @@ import dev.quiver.plan.expr.ColumnRef;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.expr.FunctionCall;
 import dev.quiver.plan.expr.ScalarFunction;
+import dev.quiver.plan.join.EventTimeJoin;
 import dev.quiver.plan.join.JoinType;
 import dev.quiver.plan.node.Aggregate;
 import dev.quiver.plan.node.Exchange;
@@ -38,20 +39,27 @@ import java.util.Optional;
  *   row by row on a stream:   scan, filter, projection, UNION ALL, exchanges, repeated rows
  *   a stream joined:          as the probe side of a join whose build side is bounded, when no
  *                             unmatched build row has to be emitted (INNER, LEFT, semi, anti, mark)
+ *   two streams joined:       on a pair of window ends (a window join: each window's rows are
+ *                             joined once the watermark passes its end; every join type), or
+ *                             with one side's event time bounded by the other's (an interval
+ *                             join, INNER): {@link HashJoin#withEventTime}
  *   aggregated on a stream:   GROUP BY the window_end of TUMBLE / HOP / CUMULATE (Flink SQL's
  *                             window table functions): each window's groups are emitted once the
  *                             watermark passes its end ({@link Aggregate#withWindowEnd})
  *   refused on a stream:      other aggregates, sorts, top-n, LIMIT, window functions, a stream
- *                             as a join's build side, RIGHT / FULL joins
+ *                             as a join's build side (but in a window join), RIGHT / FULL joins
+ *                             with a table
  * </pre>
  *
- * {@link #prepare} marks the windowed aggregates and checks the rest, on the logical plan, as the
- * SQL planner or {@code PlanBuilder} made it, before the stage planner cuts it. A group key is a
- * window end when it is computed, over the rows of a stream, as the window table functions compute
- * it: {@code time_bucket(width, ts, origin) + interval} (TUMBLE, CUMULATE) or {@code
- * time_bucket(width, ts, origin) - shift + size} (HOP), where {@code ts} is the stream's declared
- * event-time column; such an end is later than the row's event time, so the watermark passing it
- * means no more rows of the window are to come.
+ * {@link #prepare} marks the windowed aggregates and window joins and checks the rest, on the
+ * logical plan, as the SQL planner or {@code PlanBuilder} made it, before the stage planner cuts
+ * it. A group key is a window end when it is computed, over the rows of a stream, as the window
+ * table functions compute it: {@code time_bucket(width, ts, origin) + interval} (TUMBLE, CUMULATE)
+ * or {@code time_bucket(width, ts, origin) - shift + size} (HOP), where {@code ts} is the stream's
+ * declared event-time column; such an end is later than the row's event time, so the watermark
+ * passing it means no more rows of the window are to come. The window end group key of a windowed
+ * aggregate and the window ends of a window join's sides are window ends downstream too (an
+ * aggregate of windowed counts per window, a window join of two windowed aggregates).
  */
 public final class UnboundedInputs {
   private UnboundedInputs() {}
@@ -84,6 +92,9 @@ public final class UnboundedInputs {
       children.add(windowed(child));
     }
     PlanNode rebuilt = node.withChildren(children);
+    if (rebuilt instanceof HashJoin join) {
+      return streamJoin(join);
+    }
     if (!(rebuilt instanceof Aggregate aggregate)
         || aggregate.windowEnd().isPresent()
         || !readsUnbounded(aggregate)) {
@@ -107,6 +118,35 @@ public final class UnboundedInputs {
     return aggregate;
   }
 
+  /**
+   * {@code join} as a join of two streams bounded by event time ({@link EventTimeJoin}) when both
+   * its sides are streams: a window join when a pair of its keys are both sides' window ends (Flink
+   * SQL's window join: {@code ON L.window_end = R.window_end AND ...}), else an interval join when
+   * its condition bounds the probe side's time by the build side's from below and above ({@code
+   * L.ts BETWEEN R.ts - INTERVAL '10' SECOND AND R.ts}); else unchanged (and refused by {@link
+   * #check}).
+   */
+  private static HashJoin streamJoin(HashJoin join) {
+    if (join.eventTime().isPresent()
+        || !readsUnbounded(join.build())
+        || !readsUnbounded(join.probe())) {
+      return join;
+    }
+    for (int i = 0; i < join.buildKeys().size(); i++) {
+      int build = join.buildKeys().get(i);
+      int probe = join.probeKeys().get(i);
+      if (isWindowEnd(join.build(), build) && isWindowEnd(join.probe(), probe)) {
+        return join.withEventTime(EventTimeJoin.window(build, probe));
+      }
+    }
+    return TimeBounds.of(join).map(join::withEventTime).orElse(join);
+  }
+
+  /** Whether column {@code column} of {@code node} is an event time or a window end. */
+  static boolean isTime(PlanNode node, int column) {
+    return isEventTime(node, column) || isWindowEnd(node, column);
+  }
+
   /** Whether column {@code column} of {@code node} is an event-time window's end (see above). */
   private static boolean isWindowEnd(PlanNode node, int column) {
     if (node instanceof Project project) {
@@ -117,6 +157,17 @@ public final class UnboundedInputs {
     }
     if (node instanceof Filter || node instanceof Exchange) {
       return isWindowEnd(node.child(0), column);
+    }
+    if (node instanceof HashJoin join && join.eventTime().isPresent()) {
+      if (join.eventTime().get().kind() != EventTimeJoin.Kind.WINDOW) {
+        return false;
+      }
+      // A window join: the output columns are the probe side's, then (if it keeps them) the
+      // build side's; each side's window ends stay window ends (the window is whole when joined).
+      int probeColumns = join.probe().schema().size();
+      return column < probeColumns
+          ? isWindowEnd(join.probe(), column)
+          : isWindowEnd(join.build(), column - probeColumns);
     }
     if (node instanceof HashJoin || node instanceof NestedLoopJoin) {
       PlanNode probe =
@@ -161,6 +212,9 @@ public final class UnboundedInputs {
     if (node instanceof Filter || node instanceof Exchange) {
       return isEventTime(node.child(0), column);
     }
+    if (node instanceof HashJoin join && join.eventTime().isPresent()) {
+      return false; // a join of two streams emits rows once the watermark has passed them
+    }
     if (node instanceof HashJoin || node instanceof NestedLoopJoin) {
       PlanNode probe =
           node instanceof HashJoin join ? join.probe() : ((NestedLoopJoin) node).probe();
@@ -176,13 +230,23 @@ public final class UnboundedInputs {
    *     would wait for the end of a stream
    */
   public static void check(PlanNode plan) {
-    requireNonNull(plan, "plan is null");
+    checked(requireNonNull(plan, "plan is null"));
+  }
+
+  /** Checks {@code plan}'s subtree, bottom up; the first unbounded table it scans. */
+  private static Optional<String> checked(PlanNode plan) {
+    Optional<String> stream = Optional.empty();
     for (PlanNode child : plan.children()) {
-      check(child);
+      Optional<String> childStream = checked(child);
+      if (stream.isEmpty()) {
+        stream = childStream;
+      }
     }
-    Optional<String> stream = firstStream(plan);
-    if (stream.isEmpty() || plan instanceof Scan || plan instanceof Exchange) {
-      return;
+    if (plan instanceof Scan scan) {
+      return scan.source().isUnbounded() ? Optional.of(scan.source().name()) : Optional.empty();
+    }
+    if (stream.isEmpty() || plan instanceof Exchange) {
+      return stream;
     }
     String over = " over the unbounded table '" + stream.get() + "'";
     if (plan instanceof Aggregate aggregate && aggregate.windowEnd().isEmpty()) {
@@ -202,12 +266,23 @@ public final class UnboundedInputs {
     if (plan instanceof Window) {
       throw refused("a window function (OVER)" + over + " is not supported yet");
     }
-    if (plan instanceof HashJoin join) {
+    if (plan instanceof HashJoin join && join.eventTime().isEmpty()) {
       checkJoin(join.build(), join.kind().type(), stream.get());
+    }
+    if (plan instanceof HashJoin join
+        && join.eventTime().map(time -> time.kind() == EventTimeJoin.Kind.INTERVAL).orElse(false)
+        && join.kind().type() != JoinType.INNER) {
+      throw refused(
+          "an interval join of two streams is supported as an INNER join only, not "
+              + join.kind().type().name().replace('_', ' ')
+              + " ('"
+              + stream.get()
+              + "')");
     }
     if (plan instanceof NestedLoopJoin join) {
       checkJoin(join.build(), join.kind().type(), stream.get());
     }
+    return stream;
   }
 
   private static void checkJoin(PlanNode build, JoinType type, String stream) {
@@ -216,8 +291,10 @@ public final class UnboundedInputs {
       throw refused(
           "a join whose both sides are unbounded (the stream '"
               + buildStream.get()
-              + "' would have to be held whole) is not supported yet: join a stream with bounded"
-              + " tables only");
+              + "' would have to be held whole) must be a window join or an interval join, as in"
+              + " Flink SQL: join the two sides' event-time windows on their window_end (TUMBLE,"
+              + " HOP or CUMULATE, or GROUP BY window_start, window_end), or bound one side's"
+              + " event time by the other's (a.ts BETWEEN b.ts - INTERVAL '10' SECOND AND b.ts)");
     }
     if (type == JoinType.RIGHT
         || type == JoinType.FULL

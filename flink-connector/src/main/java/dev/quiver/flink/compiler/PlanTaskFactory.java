@@ -8,6 +8,7 @@ import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.exec.PlanPipelines;
 import dev.quiver.operators.exec.TaskPipeline;
 import dev.quiver.plan.node.PlanNode;
+import java.util.Set;
 
 /**
  * The recipe of a stage task as plan data: the job carries the stage's (serializable) plan, and
@@ -20,11 +21,18 @@ final class PlanTaskFactory implements StageTaskFactory {
   private final int stageId;
   private final PlanNode plan;
   private final long memoryBudget;
+  private final Set<Integer> unboundedInputs;
 
-  PlanTaskFactory(int stageId, PlanNode plan, long memoryBudget) {
+  PlanTaskFactory(int stageId, PlanNode plan, long memoryBudget, Set<Integer> unboundedInputs) {
     this.stageId = stageId;
     this.plan = requireNonNull(plan, "plan is null");
     this.memoryBudget = memoryBudget;
+    this.unboundedInputs = Set.copyOf(unboundedInputs);
+  }
+
+  @Override
+  public Set<Integer> unboundedInputs() {
+    return unboundedInputs;
   }
 
   @Override

@@ -22,7 +22,9 @@ import dev.quiver.plan.node.StageInput;
 import dev.quiver.stage.Stage;
 import dev.quiver.stage.StageGraph;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.core.memory.ManagedMemoryUseCase;
@@ -154,8 +156,13 @@ public final class StageGraphCompiler {
     requireNonNull(env, "env is null");
     requireNonNull(graph, "graph is null");
     List<DataStream<BatchRecord>> outputs = new ArrayList<>();
+    Set<Integer> unboundedStages = new HashSet<>();
     for (Stage stage : graph.stages()) {
-      DataStream<BatchRecord> output = compileStage(env, graph, stage, outputs);
+      Set<Integer> unboundedInputs = unboundedInputs(stage, unboundedStages);
+      if (!unboundedInputs.isEmpty()) {
+        unboundedStages.add(stage.id());
+      }
+      DataStream<BatchRecord> output = compileStage(env, graph, stage, unboundedInputs, outputs);
       DataStream<BatchRecord> hooked = hook.apply(stage, output);
       if (hooked.getParallelism() != output.getParallelism()) {
         throw new IllegalStateException(
@@ -166,12 +173,31 @@ public final class StageGraphCompiler {
     return outputs.get(outputs.size() - 1);
   }
 
+  /**
+   * The inputs of {@code stage} (numbered as its task pipeline's) that read a stream: an unbounded
+   * scan, or a stage in {@code unboundedStages} (stages come in dependency order).
+   */
+  private static Set<Integer> unboundedInputs(Stage stage, Set<Integer> unboundedStages) {
+    Set<Integer> unbounded = new HashSet<>();
+    List<PlanNode> leaves = PlanPipelines.inputs(stage.plan());
+    for (int i = 0; i < leaves.size(); i++) {
+      PlanNode leaf = leaves.get(i);
+      if (leaf instanceof Scan scan
+          ? scan.source().isUnbounded()
+          : leaf instanceof StageInput input && unboundedStages.contains(input.stage())) {
+        unbounded.add(i);
+      }
+    }
+    return unbounded;
+  }
+
   private DataStream<BatchRecord> compileStage(
       StreamExecutionEnvironment env,
       StageGraph graph,
       Stage stage,
+      Set<Integer> unboundedInputs,
       List<DataStream<BatchRecord>> outputs) {
-    DataStream<BatchRecord> output = compileOperator(env, graph, stage, outputs);
+    DataStream<BatchRecord> output = compileOperator(env, graph, stage, unboundedInputs, outputs);
     if (taskMemoryBudget == StageTaskFactory.MANAGED_MEMORY) {
       output
           .getTransformation()
@@ -185,6 +211,7 @@ public final class StageGraphCompiler {
       StreamExecutionEnvironment env,
       StageGraph graph,
       Stage stage,
+      Set<Integer> unboundedInputs,
       List<DataStream<BatchRecord>> outputs) {
     List<PlanNode> leaves = PlanPipelines.inputs(stage.plan());
     List<DataStream<BatchRecord>> inputs = new ArrayList<>();
@@ -192,7 +219,8 @@ public final class StageGraphCompiler {
       inputs.add(leaf.accept(new LeafStreams(env, graph, stage, outputs)));
     }
     BatchTypeInfo type = edgeType(graph, stage);
-    StageTaskFactory task = new PlanTaskFactory(stage.id(), stage.plan(), taskMemoryBudget);
+    StageTaskFactory task =
+        new PlanTaskFactory(stage.id(), stage.plan(), taskMemoryBudget, unboundedInputs);
     OutputSplit split = StageEdges.split(stage.distribution());
     String name = "stage " + stage.id() + ": " + stage.plan();
     int tasks = stage.tasks();

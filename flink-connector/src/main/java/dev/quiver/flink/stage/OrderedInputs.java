@@ -7,6 +7,7 @@ import dev.quiver.state.checkpoint.BatchBytes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -14,20 +15,25 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * The pipeline's input order kept by the task itself, for a STREAMING job, where Flink cannot hold
  * back an input (it refuses checkpoints for operators that select their inputs): a batch of an
- * input whose turn has not come (a join's probe side while its build side is still arriving) waits
- * here, and is handed on, in arrival order, once every input before it in the pipeline's {@link
- * TaskPipeline#inputOrder() order} has ended.
+ * input whose turn has not come (a join's probe side while its build side, a table, is still
+ * arriving) waits here, and is handed on, in arrival order, once every bounded input before it in
+ * the pipeline's {@link TaskPipeline#inputOrder() order} has ended. Unbounded inputs never end, so
+ * none waits for one: the operators that take two streams (a window join) take them in any order.
  *
- * <p>And the task's part of a checkpoint. In a streaming stage every input but the last in order is
- * bounded ({@link dev.quiver.stage.UnboundedInputs}): what the pipeline built from them (a hash
- * table of a broadcast table) is state that a restore must rebuild, and a finished bounded input is
- * not read again after a restore. So every batch of an earlier input is logged (as Arrow IPC bytes)
- * when it arrives; a snapshot is that log, the batches still waiting and which inputs have ended,
- * and a restore replays it into a new pipeline. Batches of the last input that were handed on are
- * not state: the pipeline's output for them has gone downstream before the barrier.
+ * <p>And the task's part of a checkpoint. What the pipeline built from a bounded input that is not
+ * the last in order (a hash table of a broadcast table) is state that a restore must rebuild, and a
+ * finished bounded input is not read again after a restore. So every batch of such an input is
+ * logged (as Arrow IPC bytes) when it arrives; a snapshot is that log, the other inputs' batches
+ * still waiting and which inputs have ended, and a restore replays it into a new pipeline. Batches
+ * of the other inputs that were handed on are not state: the pipeline's output for them has gone
+ * downstream before the barrier, and what an unbounded input's rows left in the operators (open
+ * windows) is in the stateful operators' own snapshots.
  *
  * <pre>
- *   snapshot entry: [kind: 0 = batch, 1 = input ended][input][Arrow IPC stream of one batch]
+ *   inputs in order:   table A (bounded)   table B (bounded)   stream S    stream T
+ *   handed on:         at once             once A ended        once A, B ended
+ *   logged:            yes                 yes                 no          no
+ *   snapshot entry:    [kind: 0 = batch, 1 = input ended][input][Arrow IPC stream of one batch]
  * </pre>
  *
  * Not thread-safe.
@@ -40,34 +46,52 @@ final class OrderedInputs implements AutoCloseable {
   private final BufferAllocator allocator;
   private final int[] order;
   private final int[] position; // input -> its place in order
+  private final boolean[] unbounded;
   private final List<ArrayDeque<VectorSchemaRoot>> waiting = new ArrayList<>();
   private final boolean[] ended;
+  private final boolean[] finished; // finished in the pipeline
   private final List<byte[]> log = new ArrayList<>();
-  private int current; // the place in order of the input being handed on
+  private int frontier; // the place of the first bounded input not ended; inputs up to it flow
 
-  OrderedInputs(TaskPipeline pipeline, BufferAllocator allocator) {
+  /**
+   * @param unboundedInputs the inputs that read a stream (never end)
+   */
+  OrderedInputs(TaskPipeline pipeline, BufferAllocator allocator, Set<Integer> unboundedInputs) {
     this.pipeline = requireNonNull(pipeline, "pipeline is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
     this.order = pipeline.inputOrder();
     this.position = new int[order.length];
+    this.unbounded = new boolean[order.length];
     for (int p = 0; p < order.length; p++) {
       position[order[p]] = p;
       waiting.add(new ArrayDeque<>());
     }
+    for (int input : unboundedInputs) {
+      unbounded[input] = true;
+    }
     this.ended = new boolean[order.length];
+    this.finished = new boolean[order.length];
+    while (frontier < order.length && unbounded[order[frontier]]) {
+      frontier++;
+    }
+  }
+
+  /** Whether {@code input}'s batches are logged: a bounded input that is not the last in order. */
+  private boolean logged(int input) {
+    return !unbounded[input] && position[input] < order.length - 1;
   }
 
   /** Takes one batch of {@code input} (owned from now on): hands it on or keeps it waiting. */
   void add(int input, VectorSchemaRoot batch) {
     try {
-      if (position[input] < order.length - 1) {
+      if (logged(input)) {
         log.add(entry(BATCH, input, BatchBytes.write(batch)));
       }
     } catch (RuntimeException | Error e) {
       batch.close();
       throw e;
     }
-    if (position[input] <= current) {
+    if (position[input] <= frontier) {
       pipeline.add(input, batch);
     } else {
       waiting.get(input).add(batch);
@@ -80,17 +104,26 @@ final class OrderedInputs implements AutoCloseable {
       return;
     }
     ended[input] = true;
-    if (position[input] < order.length - 1) {
+    if (logged(input)) {
       log.add(entry(ENDED, input, new byte[0]));
     }
-    while (current < order.length && ended[order[current]]) {
-      pipeline.finish(order[current]);
-      current++;
-      if (current < order.length) {
-        ArrayDeque<VectorSchemaRoot> queue = waiting.get(order[current]);
-        while (!queue.isEmpty()) {
-          pipeline.add(order[current], queue.poll());
-        }
+    advance();
+  }
+
+  /** Moves the frontier past ended and unbounded inputs; hands on what may flow now. */
+  private void advance() {
+    while (frontier < order.length && (unbounded[order[frontier]] || ended[order[frontier]])) {
+      frontier++;
+    }
+    for (int p = 0; p <= Math.min(frontier, order.length - 1); p++) {
+      int input = order[p];
+      ArrayDeque<VectorSchemaRoot> queue = waiting.get(input);
+      while (!queue.isEmpty()) {
+        pipeline.add(input, queue.poll());
+      }
+      if (ended[input] && !finished[input]) {
+        finished[input] = true;
+        pipeline.finish(input);
       }
     }
   }
@@ -99,7 +132,7 @@ final class OrderedInputs implements AutoCloseable {
   List<byte[]> snapshot() {
     List<byte[]> state = new ArrayList<>(log);
     for (int input = 0; input < waiting.size(); input++) {
-      if (position[input] == order.length - 1) {
+      if (!logged(input)) {
         for (VectorSchemaRoot batch : waiting.get(input)) {
           state.add(entry(BATCH, input, BatchBytes.write(batch)));
         }

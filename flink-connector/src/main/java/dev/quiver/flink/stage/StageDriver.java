@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -50,6 +51,7 @@ final class StageDriver implements AutoCloseable {
   private final int tasks;
   private final TaskKeyRanges.Scope keyRanges;
   private boolean outputFinished;
+  private final Set<Integer> unboundedInputs;
   private OrderedInputs ordered; // null: Flink hands the inputs over in order (BATCH jobs)
 
   /**
@@ -70,6 +72,7 @@ final class StageDriver implements AutoCloseable {
     this.allocator = requireNonNull(allocator, "allocator is null");
     this.emitter = new OutputEmitter(split, partition, allocator, emit);
     this.stageId = factory.stageId();
+    this.unboundedInputs = factory.unboundedInputs();
     this.partition = partition;
     this.tasks = tasks;
     // One spill space per task, under Flink's io.tmp.dirs; closed (files deleted) with the task.
@@ -121,7 +124,7 @@ final class StageDriver implements AutoCloseable {
    */
   void keepInputOrder() {
     if (ordered == null) {
-      ordered = new OrderedInputs(pipeline, allocator);
+      ordered = new OrderedInputs(pipeline, allocator, unboundedInputs);
     }
   }
 

@@ -4,6 +4,7 @@ import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.exec.TaskPipeline;
 import java.io.Serializable;
+import java.util.Set;
 
 /**
  * The recipe of one stage's task, carried inside the Flink job: builds the task's operator pipeline
@@ -27,6 +28,16 @@ public interface StageTaskFactory extends Serializable {
    */
   default long memoryBudget() {
     return MANAGED_MEMORY;
+  }
+
+  /**
+   * The stage inputs that never end (they read a stream, directly or through other stages): in a
+   * STREAMING job their batches are not held back for the pipeline's input order and not logged for
+   * checkpoints — what they bring is in the stateful operators' snapshots ({@link OrderedInputs}).
+   * Empty (the default) for stages of bounded inputs only.
+   */
+  default Set<Integer> unboundedInputs() {
+    return Set.of();
   }
 
   /** The id of the stage whose tasks this builds (for task statistics), or -1 when none. */

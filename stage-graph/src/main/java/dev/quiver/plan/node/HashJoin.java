@@ -3,11 +3,14 @@ package dev.quiver.plan.node;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.expr.Expr;
+import dev.quiver.plan.join.EventTimeJoin;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * An equi join, as the hash join operator takes it: the join kind, the key columns of each side
@@ -40,6 +43,7 @@ public final class HashJoin extends PlanNode {
   private final Expr residual; // null for none
   private final JoinDistribution distribution;
   private final RuntimeFilter runtimeFilter;
+  private final EventTimeJoin eventTime; // null: not a join of two streams
 
   public HashJoin(
       PlanNode build,
@@ -62,6 +66,19 @@ public final class HashJoin extends PlanNode {
       Expr residual,
       JoinDistribution distribution,
       RuntimeFilter runtimeFilter) {
+    this(build, probe, kind, buildKeys, probeKeys, residual, distribution, runtimeFilter, null);
+  }
+
+  private HashJoin(
+      PlanNode build,
+      PlanNode probe,
+      JoinKind kind,
+      List<Integer> buildKeys,
+      List<Integer> probeKeys,
+      Expr residual,
+      JoinDistribution distribution,
+      RuntimeFilter runtimeFilter,
+      EventTimeJoin eventTime) {
     super(
         List.of(requireNonNull(build, "build is null"), requireNonNull(probe, "probe is null")),
         JoinSupport.outputSchema(requireNonNull(kind, "kind is null").type(), build, probe),
@@ -74,6 +91,55 @@ public final class HashJoin extends PlanNode {
     this.distribution = distribution;
     this.runtimeFilter = requireNonNull(runtimeFilter, "runtimeFilter is null");
     runtimeFilter.check(kind, distribution, "HashJoin[" + kind + ", " + distribution + "]");
+    this.eventTime = eventTime;
+    if (eventTime != null) {
+      String node = "HashJoin[" + kind + ", " + distribution + "]";
+      PlanChecks.check(
+          eventTime.buildColumn() < build.schema().size()
+              && eventTime.probeColumn() < probe.schema().size(),
+          node,
+          "the event-time columns of " + eventTime + " are not columns of its inputs");
+      if (eventTime.kind() == EventTimeJoin.Kind.WINDOW) {
+        PlanChecks.check(
+            IntStream.range(0, this.buildKeys.size())
+                .anyMatch(
+                    i ->
+                        this.buildKeys.get(i) == eventTime.buildColumn()
+                            && this.probeKeys.get(i) == eventTime.probeColumn()),
+            node,
+            "the window ends of "
+                + eventTime
+                + " are not a pair of join keys "
+                + this.buildKeys
+                + " = "
+                + this.probeKeys);
+      }
+      PlanChecks.check(
+          runtimeFilter == RuntimeFilter.NONE, node, "a join of two streams is no runtime filter");
+    }
+  }
+
+  /**
+   * This join as a join of two streams that bounds its state by event time ({@link EventTimeJoin}:
+   * a window join or an interval join). Streaming plans join two streams only this way ({@code
+   * dev.quiver.stage.UnboundedInputs}).
+   */
+  public HashJoin withEventTime(EventTimeJoin join) {
+    return new HashJoin(
+        build(),
+        probe(),
+        kind,
+        buildKeys,
+        probeKeys,
+        residual,
+        distribution,
+        runtimeFilter,
+        requireNonNull(join, "join is null"));
+  }
+
+  /** How this join of two streams bounds its state, if it is one ({@link #withEventTime}). */
+  public Optional<EventTimeJoin> eventTime() {
+    return Optional.ofNullable(eventTime);
   }
 
   private static Partitioning partitioning(
@@ -267,18 +333,28 @@ public final class HashJoin extends PlanNode {
   public HashJoin withRuntimeFilter(RuntimeFilter role) {
     return role == runtimeFilter
         ? this
-        : new HashJoin(build(), probe(), kind, buildKeys, probeKeys, residual, distribution, role);
+        : new HashJoin(
+            build(), probe(), kind, buildKeys, probeKeys, residual, distribution, role, eventTime);
   }
 
   /** The same join with other inputs and distribution (rewrites change these). */
   public HashJoin with(PlanNode newBuild, PlanNode newProbe, JoinDistribution newDistribution) {
     return new HashJoin(
-        newBuild, newProbe, kind, buildKeys, probeKeys, residual, newDistribution, runtimeFilter);
+        newBuild,
+        newProbe,
+        kind,
+        buildKeys,
+        probeKeys,
+        residual,
+        newDistribution,
+        runtimeFilter,
+        eventTime);
   }
 
   @Override
   protected List<Object> fields() {
-    return Arrays.asList(kind, buildKeys, probeKeys, residual, distribution, runtimeFilter);
+    return Arrays.asList(
+        kind, buildKeys, probeKeys, residual, distribution, runtimeFilter, eventTime);
   }
 
   @Override
@@ -304,6 +380,7 @@ public final class HashJoin extends PlanNode {
         + Partitioning.columns(probeKeys)
         + (residual == null ? "" : ", residual=" + residual)
         + runtimeFilter.label()
+        + (eventTime == null ? "" : ", " + eventTime)
         + "]";
   }
 }
