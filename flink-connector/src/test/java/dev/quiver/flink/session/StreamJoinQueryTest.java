@@ -1,0 +1,174 @@
+package dev.quiver.flink.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.error.QuiverException;
+import dev.quiver.flink.testing.KafkaBroker;
+import dev.quiver.plan.node.Column;
+import dev.quiver.plan.node.RowSchema;
+import dev.quiver.plan.time.EventTime;
+import dev.quiver.plan.type.SqlType;
+import dev.quiver.testing.ArrowLeakCheck;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Joins of two streams on a real Kafka broker, each checked against the same query over the same
+ * records read as bounded tables (the batch engine is the oracle), for the windows the watermark
+ * has closed: window joins of two windowed aggregates (inner and outer, as Flink SQL's window
+ * joins) and an interval join of a stream with a windowed aggregate of itself (Nexmark q7's shape).
+ * Events 0..1599 of each topic span T0 .. T0 + 15.99 s, so the watermark (largest event time less
+ * 5 s) reaches T0 + 10.99 s and closes the 1-second windows that end by T0 + 10 s.
+ */
+@ExtendWith(ArrowLeakCheck.class)
+@Timeout(240)
+class StreamJoinQueryTest {
+  @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
+
+  private static final Duration DEADLINE = Duration.ofSeconds(90);
+  private static final RowSchema BIDS =
+      RowSchema.of(
+          new Column("id", SqlType.BIGINT, false),
+          new Column("auction", SqlType.BIGINT, true),
+          new Column("price", SqlType.DOUBLE, true),
+          new Column("ts", SqlType.TIMESTAMP, true));
+  private static final long T0 = 1_767_225_600_000L; // 2026-01-01 00:00:00 UTC
+  private static final LocalDateTime LAST_CLOSED_END = LocalDateTime.of(2026, 1, 1, 0, 0, 10);
+  private static QuiverSession session;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Configuration slots = new Configuration();
+    slots.set(TaskManagerOptions.NUM_TASK_SLOTS, 4); // the running stream and its batch oracle
+    session = QuiverSession.builder().parallelism(2).configuration(slots).build();
+    for (String topic : List.of("lefts", "rights")) {
+      KAFKA.createTopic(topic, 2);
+      send(topic, topic.equals("lefts") ? 0 : 3, 1600);
+      session.registerTable(
+          topic,
+          BIDS,
+          Optional.of(new EventTime("ts", Duration.ofSeconds(5))),
+          kafka(topic, Map.of()));
+      session.registerTable(
+          topic + "_now",
+          BIDS,
+          Optional.empty(),
+          kafka(topic, Map.of("scan.bounded.mode", "latest-offset")));
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    if (session != null) {
+      session.close();
+    }
+  }
+
+  private static Map<String, String> kafka(String topic, Map<String, String> more) {
+    Map<String, String> with = new HashMap<>(more);
+    with.put("connector", "kafka");
+    with.put("topic", topic);
+    with.put("properties.bootstrap.servers", KAFKA.bootstrapServers());
+    with.put("format", "json");
+    return with;
+  }
+
+  /** Bids [from, to): auction id % 10 (every 7th NULL), price id / 4, time T0 + id * 10 ms. */
+  private static void send(String topic, long from, long to) throws Exception {
+    for (int partition = 0; partition < 2; partition++) {
+      List<String> values = new ArrayList<>();
+      for (long id = from + partition; id < to; id += 2) {
+        String auction = id % 7 == 0 ? "null" : Long.toString(id % 10);
+        values.add(
+            String.format(
+                "{\"id\": %d, \"auction\": %s, \"price\": %s, \"ts\": %d}",
+                id, auction, id / 4.0, T0 + id * 10));
+      }
+      KAFKA.send(topic, partition, values);
+    }
+  }
+
+  /**
+   * Per-second bid counts of one stream joined with per-second top prices of the other, on the
+   * window and the auction: every join type gives, for the closed windows, the batch answer.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"})
+  void aWindowJoinOfTwoStreamsEqualsTheBatchJoinForTheClosedWindows(String join) {
+    String query =
+        "SELECT COALESCE(l.window_end, r.window_end) AS window_end, l.auction, l.n, r.auction,"
+            + " r.top FROM"
+            + " (SELECT window_start, window_end, auction, count(*) AS n"
+            + "  FROM TABLE(TUMBLE(TABLE lefts%1$s, DESCRIPTOR(ts), INTERVAL '1' SECOND))"
+            + "  WHERE auction <> 3 GROUP BY window_start, window_end, auction) l "
+            + join
+            + " (SELECT window_start, window_end, auction, max(price) AS top"
+            + "  FROM TABLE(TUMBLE(TABLE rights%1$s, DESCRIPTOR(ts), INTERVAL '1' SECOND))"
+            + "  WHERE auction < 5 GROUP BY window_start, window_end, auction) r"
+            + " ON l.window_start = r.window_start AND l.window_end = r.window_end"
+            + " AND l.auction = r.auction";
+    assertThat(session.explain(String.format(query, ""))).contains("window end build=#");
+    List<List<Object>> expected = closed(String.format(query, "_now"), 0);
+    assertThat(expected).hasSizeGreaterThan(10);
+    try (SqlResult stream = session.sql(String.format(query, ""))) {
+      List<List<Object>> rows = new ArrayList<>();
+      StreamingResults.readUntil(stream, rows, expected.size(), DEADLINE);
+      assertThat(rows).as(join).containsExactlyInAnyOrderElementsOf(expected);
+    }
+  }
+
+  /**
+   * Nexmark q7's shape: the bids within the second before the end of the window that holds the
+   * window's top price, an interval join of the stream with a windowed aggregate of itself.
+   */
+  @Test
+  void anIntervalJoinOfAStreamWithItsWindowedTopPriceEqualsTheBatchJoin() {
+    String query =
+        "SELECT b1.ts AS window_end, b.id, b.price FROM lefts%1$s b JOIN"
+            + " (SELECT max(price) AS maxprice, window_end AS ts"
+            + "  FROM TABLE(TUMBLE(TABLE lefts%1$s, DESCRIPTOR(ts), INTERVAL '1' SECOND))"
+            + "  GROUP BY window_start, window_end) b1"
+            + " ON b.price = b1.maxprice"
+            + " WHERE b.ts BETWEEN b1.ts - INTERVAL '1' SECOND AND b1.ts";
+    assertThat(session.explain(String.format(query, ""))).contains("interval probe.#");
+    List<List<Object>> expected = closed(String.format(query, "_now"), 0);
+    assertThat(expected).hasSizeGreaterThanOrEqualTo(10);
+    try (SqlResult stream = session.sql(String.format(query, ""))) {
+      List<List<Object>> rows = new ArrayList<>();
+      StreamingResults.readUntil(stream, rows, expected.size(), DEADLINE);
+      assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+    }
+  }
+
+  @Test
+  void twoStreamsJoinedOffTimeAreRefusedBeforeAJobStarts() {
+    assertThatThrownBy(
+            () -> session.sql("SELECT l.id FROM lefts l JOIN rights r ON l.auction = r.auction"))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("must be a window join or an interval join");
+    assertThat(session.openQueries()).isZero();
+  }
+
+  /** The batch answer's rows whose window end (column {@code endColumn}) the watermark closed. */
+  private static List<List<Object>> closed(String batchQuery, int endColumn) {
+    return session.sql(batchQuery).rows().stream()
+        .filter(row -> !((LocalDateTime) row.get(endColumn)).isAfter(LAST_CLOSED_END))
+        .toList();
+  }
+}
