@@ -2,6 +2,7 @@ package dev.quiver.operators.aggregate;
 
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.kernel.WindowSplitter;
 import dev.quiver.plan.aggregate.AggregateCall;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,6 @@ final class OpenWindows implements AutoCloseable {
   private final AggregateLayout layout;
   private final List<AggregateCall> calls;
   private final String owner;
-  private final Reservation reservation; // the splitter's per-row arrays
   private final WindowSplitter splitter;
   private final TreeMap<Long, Window> byEnd = new TreeMap<>();
 
@@ -49,8 +49,7 @@ final class OpenWindows implements AutoCloseable {
     this.layout = layout;
     this.calls = calls;
     this.owner = owner;
-    this.reservation = new Reservation(context.budget(), owner);
-    this.splitter = new WindowSplitter(reservation);
+    this.splitter = new WindowSplitter(context.budget(), owner);
   }
 
   /**
@@ -160,7 +159,7 @@ final class OpenWindows implements AutoCloseable {
     List<AutoCloseable> owned = new ArrayList<>();
     byEnd.values().forEach(window -> owned.add(window.groups));
     byEnd.clear();
-    owned.add(reservation::releaseAll);
+    owned.add(splitter);
     AutoCloseables.closeNoChecked(() -> AutoCloseables.close(owned));
   }
 }

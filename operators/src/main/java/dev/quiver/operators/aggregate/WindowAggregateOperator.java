@@ -7,6 +7,7 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.kernel.WindowSplitter;
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateMode;
 import java.util.Arrays;
@@ -145,13 +146,7 @@ public final class WindowAggregateOperator implements Operator {
    * (millis + 1) · 1000}, saturated.
    */
   static long completeUpTo(long millis) {
-    if (millis >= Long.MAX_VALUE / 1000) {
-      return Long.MAX_VALUE;
-    }
-    if (millis < Long.MIN_VALUE / 1000 - 1) {
-      return Long.MIN_VALUE;
-    }
-    return (millis + 1) * 1000;
+    return WindowSplitter.completeUpTo(millis);
   }
 
   @Override

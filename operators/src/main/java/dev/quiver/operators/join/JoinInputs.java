@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -61,8 +63,8 @@ final class JoinInputs {
     }
   }
 
-  private static void checkSchema(
-      Object operator, int input, VectorSchemaRoot batch, Schema expected) {
+  /** Checks that {@code batch} of {@code input} has the column types of {@code expected}. */
+  static void checkSchema(Object operator, int input, VectorSchemaRoot batch, Schema expected) {
     List<FieldVector> vectors = batch.getFieldVectors();
     List<Field> fields = expected.getFields();
     if (vectors.size() != fields.size()) {
@@ -108,6 +110,28 @@ final class JoinInputs {
         throw new IllegalArgumentException(
             "join key " + i + " has build type " + buildKey + " but probe type " + probeKey);
       }
+    }
+  }
+
+  /**
+   * Checks that {@code column} of {@code schema} holds window ends: a TIMESTAMP (microseconds, no
+   * time zone), as the windowing table functions make them.
+   */
+  static void checkWindowEnd(Object operator, Schema schema, int column, String side) {
+    Field field =
+        column >= 0 && column < schema.getFields().size() ? schema.getFields().get(column) : null;
+    if (field == null
+        || !(field.getType() instanceof ArrowType.Timestamp type)
+        || type.getUnit() != TimeUnit.MICROSECOND
+        || type.getTimezone() != null) {
+      throw new IllegalArgumentException(
+          operator
+              + ": the "
+              + side
+              + " window end #"
+              + column
+              + " must be a TIMESTAMP (microseconds, no zone) column of "
+              + schema);
     }
   }
 

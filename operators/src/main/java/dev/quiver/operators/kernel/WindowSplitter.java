@@ -1,16 +1,22 @@
-package dev.quiver.operators.aggregate;
+package dev.quiver.operators.kernel;
 
-import dev.quiver.operators.kernel.Take;
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.operators.memory.MemoryBudget;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.util.TransferPair;
 
 /**
- * Splits the rows of one batch by their window end (a TIMESTAMP micros column) for {@link
- * WindowAggregateOperator}: which windows the batch touches, which rows each one gets, and how many
- * rows are late or have no window.
+ * Splits the rows of one batch by their window end (a TIMESTAMP micros column) for the event-time
+ * window operators (the window aggregate, the window join): which windows the batch touches, which
+ * rows each one gets, and how many rows are late or have no window.
  *
  * <pre>
  *   end column ─► one loop: NULL? late (end ≤ complete)? else window slot (last end, else a small
@@ -21,14 +27,16 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *
  * Rows arrive mostly in event-time order, so the end of a row is nearly always that of the row
  * before it and the table is rarely probed. Nothing allocates per row; the per-row arrays grow to
- * the largest batch and are reserved in the budget. Not thread-safe.
+ * the largest batch and are reserved in the budget until {@link #close}. Not thread-safe.
  */
-final class WindowSplitter {
+public final class WindowSplitter implements AutoCloseable {
   private static final int NULL = -1;
   private static final int LATE = -2;
   private static final int EMPTY = -1;
 
-  private final Reservation reservation;
+  private final MemoryBudget budget;
+  private final String owner;
+  private long reserved;
   private int[] slotOfRow = new int[0];
   private int[] order = new int[0];
   private long[] ends = new long[8]; // per slot
@@ -43,15 +51,33 @@ final class WindowSplitter {
   private int late;
   private int nulls;
 
-  WindowSplitter(Reservation reservation) {
-    this.reservation = reservation;
+  /**
+   * The window end (µs) up to which windows are complete at watermark {@code millis}: {@code
+   * (millis + 1) · 1000}, saturated. A watermark {@code w} promises later rows at {@code w + 1} ms
+   * or after, so a window {@code [start, end)} is complete once its last microsecond is at or
+   * before {@code w} ms (Flink's rule).
+   */
+  public static long completeUpTo(long millis) {
+    if (millis >= Long.MAX_VALUE / 1000) {
+      return Long.MAX_VALUE;
+    }
+    if (millis < Long.MIN_VALUE / 1000 - 1) {
+      return Long.MIN_VALUE;
+    }
+    return (millis + 1) * 1000;
+  }
+
+  /** A splitter whose per-row arrays are reserved in {@code budget} for {@code owner}. */
+  public WindowSplitter(MemoryBudget budget, String owner) {
+    this.budget = requireNonNull(budget, "budget is null");
+    this.owner = requireNonNull(owner, "owner is null");
   }
 
   /**
    * Splits rows {@code [0, rows)} by {@code endColumn}: rows whose end is at or before {@code
    * completeUpTo} (micros) are late, NULL ends have no window; the others are split by end.
    */
-  void split(FieldVector endColumn, int rows, long completeUpTo) {
+  public void split(FieldVector endColumn, int rows, long completeUpTo) {
     reserve(rows);
     for (int s = 0; s < windows; s++) {
       tableSlots[positions[s]] = EMPTY;
@@ -61,12 +87,12 @@ final class WindowSplitter {
     late = 0;
     nulls = 0;
     ArrowBuf data = endColumn.getDataBuffer();
-    ArrowBuf validity = Columns.validity(endColumn);
+    ArrowBuf validity = endColumn.getNullCount() == 0 ? null : endColumn.getValidityBuffer();
     int[] slotOfRow = this.slotOfRow;
     long lastEnd = 0;
     int lastSlot = EMPTY; // EMPTY: no end seen yet
     for (int i = 0; i < rows; i++) {
-      if (validity != null && !Columns.isSet(validity, i)) {
+      if (validity != null && ((validity.getByte(i >>> 3) >>> (i & 7)) & 1) == 0) {
         slotOfRow[i] = NULL;
         nulls++;
         continue;
@@ -102,27 +128,27 @@ final class WindowSplitter {
   }
 
   /** The windows the last split found, in order of their first row. */
-  int windows() {
+  public int windows() {
     return windows;
   }
 
   /** The end (micros) of window slot {@code s}. */
-  long end(int s) {
+  public long end(int s) {
     return ends[s];
   }
 
   /** Rows of the last split whose window was already complete. */
-  int late() {
+  public int late() {
     return late;
   }
 
   /** Rows of the last split without a window end. */
-  int nulls() {
+  public int nulls() {
     return nulls;
   }
 
   /** Whether window slot {@code s} has every row of the split batch. */
-  boolean isWhole(int s) {
+  public boolean isWhole(int s) {
     return counts[s] == rows;
   }
 
@@ -130,12 +156,12 @@ final class WindowSplitter {
    * The rows of window slot {@code s} of {@code batch} (the batch just split) as a new batch, in
    * input order: a slice sharing its buffers when they are contiguous, else a gather.
    */
-  VectorSchemaRoot rows(VectorSchemaRoot batch, int s, BufferAllocator allocator) {
+  public VectorSchemaRoot rows(VectorSchemaRoot batch, int s, BufferAllocator allocator) {
     int start = starts[s];
     int count = counts[s];
     int first = order[start];
     if (order[start + count - 1] - first == count - 1) {
-      return GroupFeeder.slice(batch, first, count, allocator);
+      return slice(batch, first, count, allocator);
     }
     return Take.take(batch, order, start, count, allocator);
   }
@@ -187,13 +213,44 @@ final class WindowSplitter {
     }
   }
 
+  /** Rows {@code [from, from + count)} of {@code batch} as a new batch sharing its buffers. */
+  private static VectorSchemaRoot slice(
+      VectorSchemaRoot batch, int from, int count, BufferAllocator allocator) {
+    List<FieldVector> vectors = new ArrayList<>(batch.getFieldVectors().size());
+    try {
+      for (FieldVector vector : batch.getFieldVectors()) {
+        TransferPair pair = vector.getTransferPair(allocator);
+        pair.splitAndTransfer(from, count);
+        vectors.add((FieldVector) pair.getTo());
+      }
+    } catch (RuntimeException | Error e) {
+      AutoCloseables.close(e, vectors);
+      throw e;
+    }
+    return new VectorSchemaRoot(batch.getSchema().getFields(), vectors, count);
+  }
+
   private void reserve(int rows) {
     if (rows > slotOfRow.length) {
-      int capacity = Reservation.grownCapacity(slotOfRow.length, rows);
-      reservation.reserve((long) (capacity - slotOfRow.length) * 2 * Integer.BYTES);
+      // At least double, so that growth stays linear.
+      int capacity =
+          (int)
+              Math.min(Integer.MAX_VALUE - 8, Math.max(rows, Math.max(16, slotOfRow.length * 2L)));
+      long bytes = (long) (capacity - slotOfRow.length) * 2 * Integer.BYTES;
+      budget.reserve(bytes, "the window split of " + owner);
+      reserved += bytes;
       slotOfRow = new int[capacity];
       order = new int[capacity];
     }
+  }
+
+  /** Releases the per-row arrays' reservation (they shrink back to nothing). Idempotent. */
+  @Override
+  public void close() {
+    budget.release(reserved);
+    reserved = 0;
+    slotOfRow = new int[0];
+    order = new int[0];
   }
 
   private static int[] filled(int size) {
