@@ -1,10 +1,7 @@
 package dev.quiver.benchmarks.nexmark;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.error.ErrorCode;
-import dev.quiver.error.QuiverException;
 import dev.quiver.nexmark.Bid;
 import dev.quiver.nexmark.EventKind;
 import dev.quiver.nexmark.NexmarkConfig;

@@ -33,8 +33,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * records read as bounded tables (the batch engine is the oracle), for the windows the watermark
  * has closed: window joins of two windowed aggregates (inner and outer, as Flink SQL's window
  * joins) and an interval join of a stream with a windowed aggregate of itself (Nexmark q7's shape).
- * Events 0..1599 of each topic span T0 .. T0 + 15.99 s, so the watermark (largest event time less
- * 5 s) reaches T0 + 10.99 s and closes the 1-second windows that end by T0 + 10 s.
+ * Events 0..1599 of each topic span T0 .. T0 + 15.99 s, so the watermark (largest event time less 5
+ * s) reaches T0 + 10.99 s and closes the 1-second windows that end by T0 + 10 s.
  */
 @ExtendWith(ArrowLeakCheck.class)
 @Timeout(240)

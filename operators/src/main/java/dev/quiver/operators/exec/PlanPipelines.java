@@ -2,6 +2,8 @@ package dev.quiver.operators.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.aggregate.HashAggregateOperator;
@@ -10,6 +12,7 @@ import dev.quiver.operators.expand.ExpandOperator;
 import dev.quiver.operators.join.HashJoinOperator;
 import dev.quiver.operators.join.JoinFilter;
 import dev.quiver.operators.join.NestedLoopJoinOperator;
+import dev.quiver.operators.join.WindowJoinOperator;
 import dev.quiver.operators.keyrange.BuildKeyRanges;
 import dev.quiver.operators.keyrange.ProbeKeyOrigins;
 import dev.quiver.operators.limit.LimitOperator;
@@ -21,6 +24,7 @@ import dev.quiver.operators.sort.TopKOperator;
 import dev.quiver.operators.union.UnionOperator;
 import dev.quiver.operators.window.WindowOperator;
 import dev.quiver.plan.expr.Expr;
+import dev.quiver.plan.join.EventTimeJoin;
 import dev.quiver.plan.node.Aggregate;
 import dev.quiver.plan.node.DefaultPlanVisitor;
 import dev.quiver.plan.node.Exchange;
@@ -192,6 +196,9 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
   public TaskPipeline.Spec visitHashJoin(HashJoin node) {
     int[] buildKeys = node.buildKeys().stream().mapToInt(Integer::intValue).toArray();
     int[] probeKeys = node.probeKeys().stream().mapToInt(Integer::intValue).toArray();
+    if (node.eventTime().isPresent()) {
+      return streamJoin(node, node.eventTime().get(), buildKeys, probeKeys);
+    }
     List<ProbeKeyOrigins.Target> targets = keyOrigins.targets(node);
     return TaskPipeline.operator(
         sink ->
@@ -210,6 +217,32 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
                 node.runtimeFilter() == RuntimeFilter.FILTER),
         child(node, 0),
         child(node, 1));
+  }
+
+  /** A join of two streams, bounded by event time ({@link EventTimeJoin}). */
+  private TaskPipeline.Spec streamJoin(
+      HashJoin node, EventTimeJoin time, int[] buildKeys, int[] probeKeys) {
+    return switch (time.kind()) {
+      case WINDOW ->
+          TaskPipeline.operator(
+              sink ->
+                  new WindowJoinOperator(
+                      context,
+                      node.kind(),
+                      node.build().arrowSchema(),
+                      buildKeys,
+                      node.probe().arrowSchema(),
+                      probeKeys,
+                      joinFilter(node.residual(), node.probe(), node.build()),
+                      time.buildColumn(),
+                      time.probeColumn(),
+                      sink),
+              child(node, 0),
+              child(node, 1));
+      case INTERVAL ->
+          throw new QuiverException(
+              ErrorCode.UNSUPPORTED_FEATURE, "interval joins of two streams are not supported yet");
+    };
   }
 
   @Override
