@@ -42,7 +42,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>Batches of the two inputs come in any order, interleaved, and either input may finish first.
  * {@code buildTime} and {@code probeTime} are the inputs' event times, TIMESTAMP (MICROSECOND, no
  * time zone). A row is late, dropped and counted ({@link #lateRows()}), when its time is before the
- * watermark when it comes, {@code t < w · 1000} µs (the rule of Flink's interval join); a row
+ * watermark when it comes, {@code t < w · 1000} µs (the rule of Flink's DataStream interval join;
+ * Flink SQL's joins such a row with whatever it still caches, which depends on timing); a row
  * without time is dropped and counted apart ({@link #rowsWithoutTime()}). Later rows are never late
  * (a watermark promises that), so every match of a complete build row is held when it completes:
  * the output is the set Flink's join emits. A build row that is complete on arrival (possible when
