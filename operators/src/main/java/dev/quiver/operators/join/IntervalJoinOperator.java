@@ -1,0 +1,408 @@
+package dev.quiver.operators.join;
+
+import static dev.quiver.operators.join.IntervalJoinBounds.micros;
+import static dev.quiver.operators.join.IntervalJoinBounds.minus;
+import static dev.quiver.operators.join.IntervalJoinBounds.plus;
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import dev.quiver.operators.BatchSink;
+import dev.quiver.operators.Operator;
+import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.memory.BatchTransfer;
+import dev.quiver.plan.join.JoinKind;
+import dev.quiver.plan.join.JoinType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * An event-time interval join of two unbounded inputs (Flink SQL's interval join, e.g. Nexmark q7):
+ * build row b and probe row p match when their keys are equal, {@code b.t + lower ≤ p.t ≤ b.t +
+ * upper} and the residual filter accepts the pair. Both inputs are held until the watermark says
+ * what they can still meet.
+ *
+ * <pre>
+ *   build (input 0) ─► drop late / NULL-time rows ─► held build batches [min t, max t]
+ *   probe (input 1) ─► drop late / NULL-time rows ─► held probe batches [min t, max t]
+ *   watermark(w), now = w · 1000 µs:
+ *     build rows with b.t + upper < now (complete: no later probe row can match them)
+ *       ─► HashJoinOperator ◄─ probe batches whose [min, max] meets [min b.t + lower, max b.t + upper]
+ *       ─► sink; the joined build rows are dropped
+ *     probe batches with max p.t < now - max(upper, 0) + lower: dropped (dead)
+ *   finish(0) and finish(1) ─► every held build row joined with every held probe row
+ * </pre>
+ *
+ * <p>Batches of the two inputs come in any order, interleaved, and either input may finish first.
+ * {@code buildTime} and {@code probeTime} are the inputs' event times, TIMESTAMP (MICROSECOND, no
+ * time zone). A row is late, dropped and counted ({@link #lateRows()}), when its time is before the
+ * watermark when it comes, {@code t < w · 1000} µs (the rule of Flink's DataStream interval join;
+ * Flink SQL's joins such a row with whatever it still caches, which depends on timing); a row
+ * without time is dropped and counted apart ({@link #rowsWithoutTime()}). Later rows are never late
+ * (a watermark promises that), so every match of a complete build row is held when it completes:
+ * the output is the set Flink's join emits. A build row that is complete on arrival (possible when
+ * {@code upper < 0}) is joined at the next watermark that advances. Output rows are probe columns
+ * then build columns ({@link JoinType#INNER}'s schema), in no particular order; each watermark's
+ * matches come out before the watermark passes on. The rows of a match may be older than that
+ * watermark: a consumer that uses their event time needs its watermark held back by the interval,
+ * as Flink does.
+ *
+ * <p>Each emission builds a fresh {@link HashJoinOperator} over the completed build rows and probes
+ * it with the held probe batches within their reach: a pass over those rows per watermark, so the
+ * plan should put the input with fewer rows per unit of time on the build side (q7's per-window
+ * maxima, not the bids). The bounds are checked on every candidate pair before the residual filter
+ * ({@link IntervalJoinBounds}): a filter that repeats them, as a plan's does, only confirms, and a
+ * null filter still joins correctly. The filter {@link Supplier} is called once.
+ *
+ * <p>A probe row is dead once no build row, held or to come, can reach it: held ones are not
+ * complete, {@code b.t ≥ now - upper}; later ones are on time, {@code b.t ≥ now}; so every such b
+ * has {@code b.t ≥ now - max(upper, 0)} and needs {@code p.t ≥ b.t + lower}. A probe batch is
+ * dropped once its newest row is dead; the dead rows of a batch that still has live ones stay (a
+ * stream's batches are short in event time: few extra rows, and no copies).
+ *
+ * <p>Limitations: INNER joins only (other kinds are refused); the held rows are reserved in the
+ * task's budget and do not spill: exceeding it fails with MEMORY_BUDGET_EXCEEDED naming this
+ * operator. Checkpoints: {@link #snapshotState()} holds the watermark, the counters, the finished
+ * inputs and the held rows ({@link IntervalJoinSnapshot}). Not thread-safe.
+ */
+public final class IntervalJoinOperator implements Operator {
+  private final OperatorContext context;
+  private final JoinKind kind;
+  private final Schema buildSchema;
+  private final int[] buildKeys;
+  private final Schema probeSchema;
+  private final int[] probeKeys;
+  private final long lower;
+  private final long upper;
+  private final BatchSink sink;
+  private final String description;
+  private final IntervalJoinBounds bounds;
+  private final IntervalJoinBuffer build;
+  private final IntervalJoinBuffer probe;
+  private long watermark = Long.MIN_VALUE;
+  private boolean buildFinished;
+  private boolean probeFinished;
+  private boolean started; // input, a watermark or a restore came
+  private boolean closed;
+
+  /**
+   * @param kind the join kind: INNER
+   * @param buildKeys the build key columns, equal to {@code probeKeys} in a match
+   * @param filter supplies the residual condition over {@code [probe columns][build columns]}, or
+   *     null for none; called once
+   * @param buildTime the build input's event time column
+   * @param probeTime the probe input's event time column
+   * @param lowerMicros the lower bound of {@code probe.t - build.t}, at most {@code upperMicros}
+   * @param upperMicros the upper bound of {@code probe.t - build.t}
+   * @param sink receives the output batches
+   */
+  public IntervalJoinOperator(
+      OperatorContext context,
+      JoinKind kind,
+      Schema buildSchema,
+      int[] buildKeys,
+      Schema probeSchema,
+      int[] probeKeys,
+      Supplier<JoinFilter> filter,
+      int buildTime,
+      int probeTime,
+      long lowerMicros,
+      long upperMicros,
+      BatchSink sink) {
+    this.context = requireNonNull(context, "context is null");
+    this.kind = requireNonNull(kind, "kind is null");
+    this.buildSchema = requireNonNull(buildSchema, "buildSchema is null");
+    this.buildKeys = requireNonNull(buildKeys, "buildKeys is null").clone();
+    this.probeSchema = requireNonNull(probeSchema, "probeSchema is null");
+    this.probeKeys = requireNonNull(probeKeys, "probeKeys is null").clone();
+    requireNonNull(filter, "filter is null");
+    this.sink = requireNonNull(sink, "sink is null");
+    this.lower = lowerMicros;
+    this.upper = upperMicros;
+    if (kind.type() != JoinType.INNER || kind.nullAware()) {
+      throw new IllegalArgumentException("an interval join can only be INNER, not " + kind);
+    }
+    if (lowerMicros > upperMicros) {
+      throw new IllegalArgumentException(
+          "an interval join's lower bound " + lowerMicros + " µs is above its upper bound");
+    }
+    JoinInputs.checkKeys(buildSchema, this.buildKeys, probeSchema, this.probeKeys);
+    checkTime(buildSchema, buildTime, "build");
+    checkTime(probeSchema, probeTime, "probe");
+    JoinFilter residual = filter.get();
+    this.bounds = new IntervalJoinBounds(buildTime, probeTime, lower, upper, residual);
+    this.description = describe(residual);
+    this.build =
+        new IntervalJoinBuffer(
+            context.budget(), context.allocator(), buildTime, "build rows of " + description);
+    this.probe =
+        new IntervalJoinBuffer(
+            context.budget(), context.allocator(), probeTime, "probe rows of " + description);
+  }
+
+  private static void checkTime(Schema schema, int column, String side) {
+    if (column < 0 || column >= schema.getFields().size()) {
+      throw new IllegalArgumentException(
+          "the " + side + " time column " + column + " is outside the " + side + " schema");
+    }
+    Field field = schema.getFields().get(column);
+    if (!(field.getType() instanceof ArrowType.Timestamp type)
+        || type.getUnit() != TimeUnit.MICROSECOND
+        || type.getTimezone() != null) {
+      throw new IllegalArgumentException(
+          "the " + side + " time must be a TIMESTAMP (microseconds, no zone): " + field);
+    }
+  }
+
+  /** The schema of the output batches: probe columns, then build columns. */
+  public Schema outputSchema() {
+    return JoinType.INNER.outputSchema(probeSchema, buildSchema);
+  }
+
+  @Override
+  public int inputs() {
+    return 2;
+  }
+
+  @Override
+  public void add(int input, VectorSchemaRoot batch) {
+    requireNonNull(batch, "batch is null");
+    try {
+      checkInput(input);
+      if (input == 0 ? buildFinished : probeFinished) {
+        throw new IllegalStateException(description + ": input " + input + " is finished");
+      }
+      Schema schema = input == 0 ? buildSchema : probeSchema;
+      if (!BatchTransfer.sameTypes(batch, schema)) {
+        throw new IllegalArgumentException(
+            description + ": a batch of input " + input + " is " + batch.getSchema());
+      }
+    } catch (RuntimeException e) {
+      batch.close();
+      throw e;
+    }
+    started = true;
+    try {
+      (input == 0 ? build : probe).admit(batch, micros(watermark));
+    } catch (QuiverException e) {
+      throw explained(e);
+    }
+    dropUnmatchable();
+  }
+
+  /** Joins the build rows that the watermark completes, then drops the probe rows now dead. */
+  @Override
+  public void watermark(long millis) {
+    started = true;
+    if (closed || (buildFinished && probeFinished) || millis <= watermark) {
+      return;
+    }
+    watermark = millis;
+    long now = micros(millis);
+    join(minus(now, upper));
+    probe.dropBefore(plus(minus(now, Math.max(upper, 0)), lower));
+    dropUnmatchable();
+  }
+
+  @Override
+  public boolean idle() {
+    return closed || (build.rows() == 0 && probe.rows() == 0);
+  }
+
+  /** Finishing an input twice is a no-op: a restored task may finish an input the state has. */
+  @Override
+  public void finish(int input) {
+    checkInput(input);
+    started = true;
+    if (input == 0) {
+      buildFinished = true;
+    } else {
+      probeFinished = true;
+    }
+    if (buildFinished && probeFinished) {
+      try {
+        join(Long.MAX_VALUE);
+      } finally {
+        build.close(); // return the memory now; the counters stay for a snapshot
+        probe.close();
+      }
+    } else {
+      dropUnmatchable();
+    }
+  }
+
+  /** Without rows on one side that has ended, the other side's rows can never match. */
+  private void dropUnmatchable() {
+    if (buildFinished && build.rows() == 0) {
+      probe.close();
+    }
+    if (probeFinished && probe.rows() == 0) {
+      build.close();
+    }
+  }
+
+  /**
+   * Joins the build rows not joined yet with an event time before {@code below} (µs; {@code
+   * Long.MAX_VALUE}: all of them) against the probe batches within their reach, and drops them.
+   */
+  private void join(long below) {
+    List<VectorSchemaRoot> pieces = new ArrayList<>();
+    try {
+      long[] span = build.takeBefore(below, pieces);
+      if (!pieces.isEmpty()) {
+        run(pieces, plus(span[0], lower), plus(span[1], upper));
+      }
+    } catch (QuiverException e) {
+      throw explained(e);
+    } finally {
+      for (VectorSchemaRoot piece : pieces) {
+        if (piece != null) {
+          piece.close(); // not handed on: the join failed before it took them
+        }
+      }
+    }
+  }
+
+  /**
+   * Joins {@code pieces} (set to null as the hash join takes them) with the probe batches that have
+   * rows in {@code [from, to]}.
+   */
+  private void run(List<VectorSchemaRoot> pieces, long from, long to) {
+    try (HashJoinOperator join =
+        new HashJoinOperator(
+            context, kind, buildSchema, buildKeys, probeSchema, probeKeys, bounds, sink)) {
+      for (int i = 0; i < pieces.size(); i++) {
+        VectorSchemaRoot piece = pieces.set(i, null);
+        join.add(0, piece);
+      }
+      join.finish(0);
+      for (IntervalJoinBuffer.Held held : probe.held()) {
+        if (held.max >= from && held.min <= to) {
+          join.add(1, BatchTransfer.share(held.batch, context.allocator()));
+        }
+      }
+      join.finish(1);
+    }
+  }
+
+  private QuiverException explained(QuiverException e) {
+    if (e.code() != ErrorCode.MEMORY_BUDGET_EXCEEDED) {
+      return e;
+    }
+    return new QuiverException(
+        e.code(),
+        description
+            + " holds the rows of both inputs until the watermark passes their interval and cannot"
+            + " spill them: give the task more memory, use more tasks, narrow the interval or let"
+            + " the watermark lag less ("
+            + e.getMessage()
+            + ")",
+        e);
+  }
+
+  /** Rows dropped because their event time was before the watermark when they came. */
+  @Override
+  public long lateRows() {
+    return build.late() + probe.late();
+  }
+
+  /** Rows dropped because their event time was NULL. */
+  public long rowsWithoutTime() {
+    return build.withoutTime() + probe.withoutTime();
+  }
+
+  /** Build rows held (tests). */
+  long heldBuildRows() {
+    return build.rows();
+  }
+
+  /** Probe rows held (tests). */
+  long heldProbeRows() {
+    return probe.rows();
+  }
+
+  @Override
+  public boolean isStateful() {
+    return true;
+  }
+
+  @Override
+  public byte[] snapshotState() {
+    if (closed) {
+      throw new IllegalStateException(description + " is closed: it has no state to snapshot");
+    }
+    IntervalJoinSnapshot.Header header =
+        new IntervalJoinSnapshot.Header(watermark, buildFinished, probeFinished);
+    return IntervalJoinSnapshot.write(header, buildSchema, build, probeSchema, probe);
+  }
+
+  @Override
+  public void restoreState(byte[] state) {
+    requireNonNull(state, "state is null");
+    if (started || closed) {
+      throw new IllegalStateException(description + " restores its state before any input");
+    }
+    started = true;
+    try {
+      IntervalJoinSnapshot.Header header =
+          IntervalJoinSnapshot.read(
+              state, buildSchema, build, probeSchema, probe, context.allocator());
+      watermark = header.watermark();
+      buildFinished = header.buildFinished();
+      probeFinished = header.probeFinished();
+    } catch (QuiverException e) {
+      throw explained(e);
+    }
+  }
+
+  @Override
+  @SuppressWarnings("try") // the buffers are named only to be closed, also when one close fails
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try (IntervalJoinBuffer b = build;
+        IntervalJoinBuffer p = probe) {
+      // closes both
+    }
+  }
+
+  private void checkInput(int input) {
+    if (closed) {
+      throw new IllegalStateException(description + " is closed");
+    }
+    if (input != 0 && input != 1) {
+      throw new IllegalArgumentException(
+          description + " has inputs 0 (build) and 1 (probe), not " + input);
+    }
+  }
+
+  /**
+   * One line: {@code IntervalJoin[INNER, build=[#0], probe=[#2], probe.#3 in [build.#1 - 10 s,
+   * build.#1 + 0 s], filter=...]}.
+   */
+  @Override
+  public String toString() {
+    return description;
+  }
+
+  private String describe(JoinFilter residual) {
+    return "IntervalJoin["
+        + kind
+        + ", build="
+        + JoinInputs.describe(buildKeys)
+        + ", probe="
+        + JoinInputs.describe(probeKeys)
+        + ", "
+        + bounds.describe()
+        + (residual == null ? "" : ", filter=" + residual)
+        + "]";
+  }
+}
