@@ -2,14 +2,13 @@ package dev.quiver.operators.exec;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.error.ErrorCode;
-import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.aggregate.HashAggregateOperator;
 import dev.quiver.operators.aggregate.WindowAggregateOperator;
 import dev.quiver.operators.expand.ExpandOperator;
 import dev.quiver.operators.join.HashJoinOperator;
+import dev.quiver.operators.join.IntervalJoinOperator;
 import dev.quiver.operators.join.JoinFilter;
 import dev.quiver.operators.join.NestedLoopJoinOperator;
 import dev.quiver.operators.join.WindowJoinOperator;
@@ -240,8 +239,23 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
               child(node, 0),
               child(node, 1));
       case INTERVAL ->
-          throw new QuiverException(
-              ErrorCode.UNSUPPORTED_FEATURE, "interval joins of two streams are not supported yet");
+          TaskPipeline.operator(
+              sink ->
+                  new IntervalJoinOperator(
+                      context,
+                      node.kind(),
+                      node.build().arrowSchema(),
+                      buildKeys,
+                      node.probe().arrowSchema(),
+                      probeKeys,
+                      () -> joinFilter(node.residual(), node.probe(), node.build()),
+                      time.buildColumn(),
+                      time.probeColumn(),
+                      time.lowerMicros(),
+                      time.upperMicros(),
+                      sink),
+              child(node, 0),
+              child(node, 1));
     };
   }
 
