@@ -40,7 +40,27 @@ final class ClusterClasspath {
           "org/xerial/snappy/",
           "tools/profiler/");
 
+  private static final String KAFKA_CONNECTOR = "org/apache/flink/flink-connector-kafka/";
+
+  /**
+   * Flink artifacts a distribution's {@code lib/} does not hold: connectors other than the file
+   * system's. A job that reads Kafka ships the connector ({@link #kafkaConnectorJar}).
+   */
+  private static final List<String> NOT_IN_A_DISTRIBUTION = List.of(KAFKA_CONNECTOR);
+
   private ClusterClasspath() {}
+
+  /**
+   * The jar of Flink's Kafka connector on {@code classPath}, which a job that reads Kafka ships
+   * beside {@code quiver-job.jar} (that jar leaves out every Flink artifact).
+   */
+  static String kafkaConnectorJar(String classPath) {
+    return Arrays.stream(classPath.split(File.pathSeparator))
+        .filter(entry -> entry.replace(File.separatorChar, '/').contains("/" + KAFKA_CONNECTOR))
+        .findFirst()
+        .orElseThrow(
+            () -> new IllegalStateException("no " + KAFKA_CONNECTOR + " jar on the class path"));
+  }
 
   /** The Flink jars of {@code classPath} (entries separated by the platform's separator). */
   static List<String> flinkOnly(String classPath) {
@@ -52,6 +72,7 @@ final class ClusterClasspath {
 
   private static boolean isFlinkOrDependency(String jar) {
     String path = jar.replace(File.separatorChar, '/');
-    return FLINK_AND_DEPENDENCIES.stream().anyMatch(folder -> path.contains("/" + folder));
+    return FLINK_AND_DEPENDENCIES.stream().anyMatch(folder -> path.contains("/" + folder))
+        && NOT_IN_A_DISTRIBUTION.stream().noneMatch(folder -> path.contains("/" + folder));
   }
 }

@@ -211,6 +211,29 @@ final class StandaloneCluster implements AutoCloseable {
     throw new IllegalArgumentException("no TaskManager has the process id " + pid);
   }
 
+  /**
+   * The process id of the running TaskManager whose id is {@code taskManagerId} (the REST API's
+   * {@code taskmanager-id}): the JobManager lists the files of its log folder ({@code
+   * /taskmanagers/:id/logs}), and the folder is the process's own ({@code taskmanager-N}).
+   */
+  long taskManagerPid(String taskManagerId) throws IOException {
+    String path = "/taskmanagers/" + taskManagerId + "/logs";
+    for (JsonNode log : rest().get(path).path("logs")) {
+      String name = log.path("name").asText();
+      synchronized (this) {
+        for (int i = 1; i < daemons.size(); i++) {
+          Process process = daemons.get(i);
+          String folder = homes.get(process).getFileName().toString();
+          if (process.isAlive() && name.equals(folder + ".log")) {
+            return process.pid();
+          }
+        }
+      }
+    }
+    throw new IllegalStateException(
+        "no running TaskManager process writes the logs of " + taskManagerId);
+  }
+
   /** The temporary directories of the TaskManagers still running. */
   synchronized List<Path> liveTemporaryDirectories() {
     List<Path> dirs = new ArrayList<>();

@@ -26,12 +26,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.core.memory.ManagedMemoryUseCase;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.transformations.MultipleInputTransformation;
+import org.apache.flink.streaming.api.transformations.PhysicalTransformation;
 
 /**
  * Compiles a {@link StageGraph} into one Flink job (DataStream API, meant for BATCH mode): every
@@ -198,6 +200,7 @@ public final class StageGraphCompiler {
       Set<Integer> unboundedInputs,
       List<DataStream<BatchRecord>> outputs) {
     DataStream<BatchRecord> output = compileOperator(env, graph, stage, unboundedInputs, outputs);
+    output.getTransformation().setUid(uid(stage));
     if (taskMemoryBudget == StageTaskFactory.MANAGED_MEMORY) {
       output
           .getTransformation()
@@ -215,8 +218,8 @@ public final class StageGraphCompiler {
       List<DataStream<BatchRecord>> outputs) {
     List<PlanNode> leaves = PlanPipelines.inputs(stage.plan());
     List<DataStream<BatchRecord>> inputs = new ArrayList<>();
-    for (PlanNode leaf : leaves) {
-      inputs.add(leaf.accept(new LeafStreams(env, graph, stage, outputs)));
+    for (int i = 0; i < leaves.size(); i++) {
+      inputs.add(leaves.get(i).accept(new LeafStreams(env, graph, stage, outputs, i)));
     }
     BatchTypeInfo type = edgeType(graph, stage);
     StageTaskFactory task =
@@ -237,6 +240,7 @@ public final class StageGraphCompiler {
       case 0:
         return env.fromSequence(0, tasks - 1)
             .name("stage " + stage.id() + ": trigger")
+            .uid(uid(stage) + "-trigger")
             .setParallelism(tasks)
             .forward()
             .transform(name, type, new SourceStageOperator(task, split))
@@ -275,6 +279,16 @@ public final class StageGraphCompiler {
     }
   }
 
+  /**
+   * The uid of {@code stage}'s operator. A savepoint maps operator state by uid, and Flink's
+   * generated ones change with the job's shape (a stage output hook, a changed chain), so each
+   * stage's operator is {@code quiver-stage-N} and the operators of its scans' sources {@code
+   * quiver-stage-N-input-K[-i]} (see {@link LeafStreams#visitScan}).
+   */
+  private static String uid(Stage stage) {
+    return "quiver-stage-" + stage.id();
+  }
+
   /** Whether {@code stage} reads, FORWARD, a stage that other stage inputs read too. */
   private static boolean forwardsSharedStage(StageGraph graph, Stage stage) {
     return stage.inputs().stream()
@@ -300,16 +314,19 @@ public final class StageGraphCompiler {
     private final StageGraph graph;
     private final Stage consumer;
     private final List<DataStream<BatchRecord>> outputs;
+    private final int leaf;
 
     LeafStreams(
         StreamExecutionEnvironment env,
         StageGraph graph,
         Stage consumer,
-        List<DataStream<BatchRecord>> outputs) {
+        List<DataStream<BatchRecord>> outputs,
+        int leaf) {
       this.env = env;
       this.graph = graph;
       this.consumer = consumer;
       this.outputs = outputs;
+      this.leaf = leaf;
     }
 
     @Override
@@ -339,6 +356,16 @@ public final class StageGraphCompiler {
                 + source.getParallelism()
                 + " tasks, the scan needs "
                 + scan.tasks());
+      }
+      // The source keeps its read positions (Kafka offsets) in its state: stable uids for it and
+      // for what the factory put between it and the stage, where none is set.
+      int operator = 0;
+      for (Transformation<?> t : source.getTransformation().getTransitivePredecessors()) {
+        if (t instanceof PhysicalTransformation<?> && t.getUid() == null) {
+          String uid = uid(consumer) + "-input-" + leaf;
+          t.setUid(operator == 0 ? uid : uid + "-" + operator);
+          operator++;
+        }
       }
       return source.forward();
     }

@@ -58,6 +58,7 @@ public final class BatchResults {
     boolean restartable = Restarts.enabled(streamEnv.getConfiguration());
     CloseableIterator<byte[]> bytes = collect(encoded, restartable, checkpointed);
     StreamExecutionEnvironment env = stream.getExecutionEnvironment();
+    SavepointRestore.prepare(env);
     JobClient client = env.executeAsync(jobName);
     return new ResultRecords(
         client,
@@ -100,8 +101,10 @@ public final class BatchResults {
             env.getConfiguration().get(CollectSinkOperatorFactory.MAX_BATCH_SIZE),
             env.getConfiguration().get(CollectSinkOperatorFactory.SOCKET_TIMEOUT));
     CollectStreamSink<byte[]> sink = new CollectStreamSink<>(encoded, factory);
-    sink.name("result sink");
-    String uid = "quiverResult_" + sink.getTransformation().getId();
+    sink.name(SavepointRestore.RESULT_SINK_NAME);
+    // Random, new for every job: a job restored from a savepoint starts its result sink empty
+    // (SavepointRestore says why).
+    String uid = SavepointRestore.resultSinkUid();
     sink.uid(uid);
     CollectResultIterator<byte[]> iterator =
         new CollectResultIterator<>(

@@ -214,6 +214,17 @@ public final class JobFailures {
     return Optional.empty();
   }
 
+  /**
+   * The first line of {@code failure}'s root cause, with the cause's class: for one-line errors.
+   */
+  static String rootMessage(Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return firstLine(root);
+  }
+
   private static String firstLine(Throwable root) {
     String message = root.getMessage() == null ? "" : root.getMessage().strip();
     int end = message.indexOf('\n');

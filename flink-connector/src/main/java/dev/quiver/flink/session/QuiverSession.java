@@ -49,6 +49,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.IOUtils;
@@ -305,6 +307,35 @@ public final class QuiverSession implements AutoCloseable {
    */
   public SqlResult run(PlannedQuery query) {
     requireNonNull(query, "query is null");
+    return start(query, null);
+  }
+
+  /**
+   * Starts the streaming query {@code sql} from the savepoint {@code savepoint}, which {@link
+   * SqlResult#stopWithSavepoint} returned when it stopped the same query: its sources go on from
+   * the positions saved (Kafka offsets), its windows open at the stop go on filling, and its result
+   * holds the rows the stopped one did not emit, each once. The query must be planned as it was
+   * (same text, tables and parallelism).
+   *
+   * <pre>{@code
+   * String savepoint = result.stopWithSavepoint(Path.of("/savepoints"));
+   * result.rows(); // what the job emitted before the savepoint
+   * ... later, in this session or another:
+   * try (SqlResult resumed = session.sqlFromSavepoint(query, savepoint)) { ... }
+   * }</pre>
+   *
+   * @param savepoint the savepoint's path or URI; a path without a scheme is of this machine's file
+   *     system (a remote cluster must reach it at the same path)
+   * @throws QuiverException if the query does not read an unbounded table, the savepoint does not
+   *     exist or is not one, or it was taken from another query or with another parallelism; and
+   *     what {@link #sql} throws
+   */
+  public SqlResult sqlFromSavepoint(String sql, String savepoint) {
+    requireNonNull(savepoint, "savepoint is null");
+    return start(prepare(sql), savepoint);
+  }
+
+  private SqlResult start(PlannedQuery query, String savepoint) {
     checkOpen();
     long start = System.nanoTime();
     StageGraph graph = stagePlanner.plan(query.plan());
@@ -313,10 +344,21 @@ public final class QuiverSession implements AutoCloseable {
         new JobRunner(stagePlanner, compiler.withScanSources(new CatalogScanSources()));
     QueryResult result;
     boolean streaming = UnboundedInputs.readsUnbounded(query.plan());
+    if (savepoint != null && !streaming) {
+      throw new QuiverException(
+          ErrorCode.INVALID_QUERY,
+          "only a streaming query restores a savepoint, and this one reads no unbounded table: "
+              + jobName(query.sql()).substring("quiver: ".length()));
+    }
     try {
       StreamExecutionEnvironment env = cluster.environment();
       if (streaming) {
         streaming(env);
+      }
+      if (savepoint != null) {
+        Configuration restore = new Configuration();
+        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, absolute(savepoint));
+        env.configure(restore);
       }
       result = runner.run(env, graph, allocator, jobName(query.sql()));
     } catch (RuntimeException e) {
@@ -419,6 +461,13 @@ public final class QuiverSession implements AutoCloseable {
     if (!env.getCheckpointConfig().isCheckpointingEnabled()) {
       env.enableCheckpointing(STREAM_CHECKPOINT_MILLIS);
     }
+  }
+
+  /** {@code savepoint} as a URI: a path without a scheme is made absolute on this machine. */
+  private static String absolute(String savepoint) {
+    return savepoint.contains(":/")
+        ? savepoint
+        : Path.of(savepoint).toAbsolutePath().toUri().toString();
   }
 
   private synchronized PlanNode plan(String sql) {

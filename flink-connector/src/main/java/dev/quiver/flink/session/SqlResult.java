@@ -7,6 +7,7 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.flink.compiler.QueryResult;
 import dev.quiver.flink.stage.TaskStats;
 import dev.quiver.stage.StageGraph;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.client.JobCancellationException;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.ExceptionUtils;
@@ -158,6 +160,61 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
    */
   public void cancel() {
     result.jobClient().cancel();
+  }
+
+  /**
+   * Stops this streaming query's job with a savepoint in {@code directory} and returns the
+   * savepoint's path, from which {@link QuiverSession#sqlFromSavepoint} starts the same query again
+   * where it stopped: the sources' read positions (Kafka offsets), the windows still open, the rows
+   * waiting in each stage.
+   *
+   * <p>The job is not drained: open windows are not emitted but kept in the savepoint (Flink's
+   * {@code stop-with-savepoint} without {@code --drain}), and the job then ends. The reader goes on
+   * reading to the end of this result: every row the job emitted before the savepoint, each once;
+   * the restored query emits the rest, so the two results together are the answer without a row
+   * lost or repeated. Callable from any thread, as {@link #cancel()}; returns once the savepoint is
+   * complete.
+   *
+   * <p>The savepoint is in Flink's canonical format: the format every state backend reads, and the
+   * one that survives a change of Flink version or state backend.
+   *
+   * @param directory where the cluster writes the savepoint (a directory of its own is made in it):
+   *     a local path for a local session, a path every node of a remote cluster reaches (a shared
+   *     file system, {@code s3://...}) otherwise
+   * @throws IllegalStateException if the query is not a streaming one
+   * @throws QuiverException if the savepoint cannot be taken (the job has ended, or failed, or the
+   *     directory cannot be written)
+   */
+  public String stopWithSavepoint(String directory) {
+    requireNonNull(directory, "directory is null");
+    if (!streaming) {
+      throw new IllegalStateException(
+          "only a streaming query stops with a savepoint: job " + jobId() + " is a batch job");
+    }
+    try {
+      return result
+          .jobClient()
+          .stopWithSavepoint(false, directory, SavepointFormatType.CANONICAL)
+          .get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while stopping job " + jobId(), e);
+    } catch (ExecutionException e) {
+      throw new QuiverException(
+          ErrorCode.FILE_WRITE_FAILED,
+          "cannot stop job "
+              + jobId()
+              + " with a savepoint in "
+              + directory
+              + ": "
+              + JobFailures.rootMessage(e),
+          e);
+    }
+  }
+
+  /** {@link #stopWithSavepoint(String)} into a directory of this machine's file system. */
+  public String stopWithSavepoint(Path directory) {
+    return stopWithSavepoint(directory.toAbsolutePath().toUri().toString());
   }
 
   /** Ends the job (cancelling it if it still runs) and waits until it has. Idempotent. */

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /** Reading a streaming query's result in tests, which never ends by itself. */
-final class StreamingResults {
+public final class StreamingResults {
   private StreamingResults() {}
 
   /**
@@ -20,7 +20,8 @@ final class StreamingResults {
    * iterator waits for as long as the job runs and ignores interrupts, so at the deadline the job
    * is cancelled: a result that never comes fails the test instead of hanging it.
    */
-  static void readUntil(SqlResult result, List<List<Object>> rows, int count, Duration deadline) {
+  public static void readUntil(
+      SqlResult result, List<List<Object>> rows, int count, Duration deadline) {
     AtomicBoolean fired = new AtomicBoolean();
     ScheduledExecutorService timer =
         Executors.newSingleThreadScheduledExecutor(
