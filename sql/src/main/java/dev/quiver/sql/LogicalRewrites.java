@@ -15,7 +15,6 @@ import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
-import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.TopDownGeneralDecorrelator;
 import org.apache.calcite.tools.RelBuilder;
 import org.slf4j.Logger;
@@ -126,7 +125,7 @@ final class LogicalRewrites {
     }
     RelNode ordered = run(run(pushed, TO_MULTI_JOIN), ORDER_JOINS);
     RelNode tidy = run(ordered, TIDY);
-    RelNode trimmed = new RelFieldTrimmer(null, builder(rel)).trim(tidy);
+    RelNode trimmed = new WindowFieldTrimmer(builder(rel)).trim(tidy);
     // OVER calls inside projections become Window nodes (one group per PARTITION BY / ORDER BY /
     // frame), which the translator plans as partition, sort and window.
     return run(trimmed, WINDOWS);
