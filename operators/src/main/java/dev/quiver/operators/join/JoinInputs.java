@@ -1,12 +1,11 @@
 package dev.quiver.operators.join;
 
+import dev.quiver.operators.kernel.WindowBuffers;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.TimeUnit;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -118,21 +117,7 @@ final class JoinInputs {
    * time zone), as the windowing table functions make them.
    */
   static void checkWindowEnd(Object operator, Schema schema, int column, String side) {
-    Field field =
-        column >= 0 && column < schema.getFields().size() ? schema.getFields().get(column) : null;
-    if (field == null
-        || !(field.getType() instanceof ArrowType.Timestamp type)
-        || type.getUnit() != TimeUnit.MICROSECOND
-        || type.getTimezone() != null) {
-      throw new IllegalArgumentException(
-          operator
-              + ": the "
-              + side
-              + " window end #"
-              + column
-              + " must be a TIMESTAMP (microseconds, no zone) column of "
-              + schema);
-    }
+    WindowBuffers.checkEndColumn(operator, schema, column, side);
   }
 
   /** The fields of {@code columns} of {@code schema}, in that order. */

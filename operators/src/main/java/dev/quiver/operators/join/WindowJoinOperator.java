@@ -7,6 +7,7 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.kernel.WindowBuffers;
 import dev.quiver.operators.kernel.WindowSplitter;
 import dev.quiver.plan.join.JoinKind;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -19,7 +20,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <pre>
  *   build (input 0) ─┐                          ┌► late, no window: dropped and counted
- *                    ├─► JoinWindows: split by ─┤
+ *                    ├─► WindowBuffers: split by ─┤
  *   probe (input 1) ─┘   window end, any order  └► window e: [build batches] [probe batches]
  *   watermark(w) ─► each window with end ≤ (w + 1) ms, in order of end:
  *                   build batches ─finish(0)─► HashJoinOperator ◄─ probe batches ─finish(1)
@@ -58,7 +59,7 @@ public final class WindowJoinOperator implements Operator {
   private final int[] windowEnd; // per input
   private final String description;
   private final Schema output;
-  private final JoinWindows windows;
+  private final WindowBuffers windows;
   private final WindowJoins joins;
   private final boolean[] finished = new boolean[2];
   private long watermark = Long.MIN_VALUE;
@@ -105,7 +106,7 @@ public final class WindowJoinOperator implements Operator {
     this.joins =
         new WindowJoins(
             context, kind, buildSchema, build, probeSchema, probe, filter, out, description);
-    this.windows = new JoinWindows(context.budget(), context.allocator(), description);
+    this.windows = new WindowBuffers(context.budget(), context.allocator(), 2, description);
   }
 
   /** The schema of the output batches (as {@link HashJoinOperator}'s). */
@@ -188,8 +189,8 @@ public final class WindowJoinOperator implements Operator {
   /** Joins the windows ending at or before {@code end}, in order of end; emits what they give. */
   private void joinUpTo(long end) {
     try {
-      for (JoinWindows.Window next = windows.pollUpTo(end); next != null; ) {
-        try (JoinWindows.Window window = next) {
+      for (WindowBuffers.Window next = windows.pollUpTo(end); next != null; ) {
+        try (WindowBuffers.Window window = next) {
           joins.join(window);
         }
         next = windows.pollUpTo(end);

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.kernel.CoalescingOutput;
+import dev.quiver.operators.kernel.WindowBuffers;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -58,7 +59,7 @@ final class WindowJoins implements AutoCloseable {
    * any output row (an INNER join with rows on one side only) is left as it is, for the caller to
    * close.
    */
-  void join(JoinWindows.Window window) {
+  void join(WindowBuffers.Window window) {
     if (!canEmit(window.has(0), window.has(1))) {
       return;
     }
