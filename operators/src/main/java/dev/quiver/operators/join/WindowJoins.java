@@ -65,7 +65,7 @@ final class WindowJoins implements AutoCloseable {
     }
     try (HashJoinOperator join =
         new HashJoinOperator(
-            context, kind, buildSchema, buildKeys, probeSchema, probeKeys, filter, this::emit)) {
+            context, kind, buildSchema, buildKeys, probeSchema, probeKeys, filter, out::add)) {
       for (VectorSchemaRoot batch = window.next(0); batch != null; batch = window.next(0)) {
         join.add(0, batch);
       }
@@ -87,23 +87,6 @@ final class WindowJoins implements AutoCloseable {
       return type.padsLeft() || type == JoinType.LEFT_ANTI || type == JoinType.LEFT_MARK;
     }
     return build && (type.padsRight() || type == JoinType.RIGHT_ANTI); // every build row unmatched
-  }
-
-  /** An output batch of a window's join: passed on, or coalesced with the next small ones. */
-  private void emit(VectorSchemaRoot batch) {
-    int rows = batch.getRowCount();
-    if (rows > 0 && out.emitsDirectly(rows)) {
-      out.emit(batch);
-      return;
-    }
-    try (batch) {
-      long bytes = BuildBuffer.bytes(batch);
-      for (int from = 0; from < rows; ) {
-        int count = Math.min(rows - from, out.room());
-        out.append(batch, from, count, bytes * count / rows);
-        from += count;
-      }
-    }
   }
 
   /** Emits the rows held to fill a batch. */

@@ -77,6 +77,28 @@ public final class CoalescingOutput implements AutoCloseable {
     }
   }
 
+  /**
+   * Takes {@code batch} (the caller's no more), whatever its size: emitted as it is when {@link
+   * #emitsDirectly}, else appended in pieces of at most {@link #room()} rows and closed. For an
+   * operator that runs one inner operator after the other (one per window) and passes their output
+   * on.
+   */
+  public void add(VectorSchemaRoot batch) {
+    int rows = batch.getRowCount();
+    if (rows > 0 && emitsDirectly(rows)) {
+      emit(batch);
+      return;
+    }
+    try (batch) {
+      long bytes = WindowBuffers.bytes(batch);
+      for (int from = 0; from < rows; ) {
+        int count = Math.min(rows - from, room());
+        append(batch, from, count, bytes * count / rows);
+        from += count;
+      }
+    }
+  }
+
   /** Emits the pending rows, if any, and releases their reservation. */
   public void flush() {
     if (pendingRows() > 0) {

@@ -1,0 +1,281 @@
+package dev.quiver.operators.windowed;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.error.ErrorCode;
+import dev.quiver.error.QuiverException;
+import dev.quiver.operators.BatchSink;
+import dev.quiver.operators.Operator;
+import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.kernel.CoalescingOutput;
+import dev.quiver.operators.kernel.WindowBuffers;
+import dev.quiver.operators.kernel.WindowSplitter;
+import dev.quiver.operators.memory.BatchTransfer;
+import java.util.function.Function;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * A one-input batch operator run once per event-time window of an unbounded input: the rows are
+ * held per window until the watermark completes the window, then a fresh inner operator gets the
+ * window's rows, finishes, and is forgotten. Window functions partitioned by a window end (Flink
+ * SQL's window top-N and window deduplication: {@code ROW_NUMBER() OVER (PARTITION BY window_start,
+ * window_end ORDER BY ...)}) run so, with the sort they need, as the inner operator.
+ *
+ * <pre>
+ *   batches ─► WindowBuffers: split by window end ─┬─► late, no window: dropped and counted
+ *                                                   └─► window e: [batches, as they came]
+ *   watermark(w) ─► each window with end ≤ (w + 1) ms, in order of end:
+ *                   batches ─► fresh inner operator ─finish─► output coalesced across windows ─► sink
+ *   finish(0) ─► every window left
+ * </pre>
+ *
+ * <p>The inner operator must need nothing but one window's rows: its output for a window is what it
+ * gives over that window's rows alone (a window function whose PARTITION BY holds the window end,
+ * and the sort below it). Completion, late rows and rows without a window are the window
+ * aggregate's and the window join's: a window is complete once {@code end ≤ (watermark + 1) · 1000}
+ * µs; a row of a complete window is dropped and counted in {@link #lateRows()}, a row whose window
+ * end is NULL in {@link #rowsWithoutWindow()}. Watermarks that do not advance do nothing. Nothing
+ * is emitted before a watermark, so {@link #idle()} is true only without open windows.
+ *
+ * <p>Memory: the buffered batches are reserved in the task's budget until their window runs;
+ * exceeding it fails with MEMORY_BUDGET_EXCEEDED naming this operator. The buffers do not spill
+ * (their rows wait for a watermark, not for memory; a window's inner sort spills like any other if
+ * the context has a spill space). Checkpoints: {@link #snapshotState()} holds the buffered rows,
+ * the watermark, the counters and whether the input finished ({@link WindowedSnapshot}). Not
+ * thread-safe.
+ */
+public final class WindowedOperator implements Operator {
+  private final OperatorContext context;
+  private final Schema inputSchema;
+  private final int windowEnd;
+  private final Function<BatchSink, Operator> inner;
+  private final String description;
+  private final WindowBuffers windows;
+  private final CoalescingOutput out;
+  private long watermark = Long.MIN_VALUE;
+  private long completeUpTo = Long.MIN_VALUE; // µs: windows ending at or before it are complete
+  private long lateRows;
+  private long rowsWithoutWindow;
+  private boolean started; // input, a watermark or a restore came
+  private boolean done; // the input finished: everything emitted
+  private boolean closed;
+
+  /**
+   * Runs an operator made by {@code inner} (from the sink it writes to) over the rows of each
+   * window of the input of {@code inputSchema}, a row's window end in column {@code windowEnd} (a
+   * TIMESTAMP, microseconds, no time zone, as the window table functions make it).
+   */
+  public WindowedOperator(
+      OperatorContext context,
+      Schema inputSchema,
+      int windowEnd,
+      Function<BatchSink, Operator> inner,
+      BatchSink sink) {
+    this.context = requireNonNull(context, "context is null");
+    this.inputSchema = requireNonNull(inputSchema, "inputSchema is null");
+    this.windowEnd = windowEnd;
+    this.inner = requireNonNull(inner, "inner is null");
+    this.description = "PerWindow[window end=#" + windowEnd + ", " + describe(inner) + "]";
+    WindowBuffers.checkEndColumn(description, inputSchema, windowEnd, "input");
+    this.out = new CoalescingOutput(context, requireNonNull(sink, "sink is null"), description);
+    this.windows = new WindowBuffers(context.budget(), context.allocator(), 1, description);
+  }
+
+  /** The inner operator's one line: an operator is made (holding nothing yet) and closed again. */
+  private static String describe(Function<BatchSink, Operator> inner) {
+    try (Operator sample = inner.apply(VectorSchemaRoot::close)) {
+      if (sample.inputs() != 1) {
+        throw new IllegalArgumentException(
+            "a per-window operator runs one-input operators, not " + sample);
+      }
+      return sample.toString();
+    }
+  }
+
+  @Override
+  public int inputs() {
+    return 1;
+  }
+
+  @Override
+  public void add(int input, VectorSchemaRoot batch) {
+    requireNonNull(batch, "batch is null");
+    try {
+      checkInput(input);
+      if (closed || done) {
+        throw new IllegalStateException(
+            description + " received a batch after its finish or close");
+      }
+      if (!BatchTransfer.sameTypes(batch, inputSchema)) {
+        throw new IllegalArgumentException(
+            description + ": a batch of " + batch.getSchema() + " is not of " + inputSchema);
+      }
+    } catch (RuntimeException e) {
+      batch.close();
+      throw e;
+    }
+    started = true;
+    keep(batch, completeUpTo);
+  }
+
+  /** Keeps the rows of {@code batch} (taking ownership) in their windows. */
+  private void keep(VectorSchemaRoot batch, long complete) {
+    try {
+      windows.add(0, batch, windowEnd, complete);
+    } catch (QuiverException e) {
+      throw explained(e);
+    }
+    lateRows += windows.late();
+    rowsWithoutWindow += windows.nulls();
+  }
+
+  /** Runs every window that the watermark {@code millis} completes, and forgets it. */
+  @Override
+  public void watermark(long millis) {
+    started = true;
+    if (closed || done || millis <= watermark) {
+      return;
+    }
+    watermark = millis;
+    completeUpTo = WindowSplitter.completeUpTo(millis);
+    runUpTo(completeUpTo);
+  }
+
+  /** Nothing is emitted early (a window needs its watermark): idle only without open windows. */
+  @Override
+  public boolean idle() {
+    return closed || done || windows.size() == 0;
+  }
+
+  @Override
+  public void finish(int input) {
+    checkInput(input);
+    if (done) {
+      return; // a restored task may say it again
+    }
+    if (closed) {
+      throw new IllegalStateException(description + " is closed");
+    }
+    done = true;
+    try {
+      runUpTo(Long.MAX_VALUE);
+    } finally {
+      close(); // the state is no longer needed: return its memory now
+    }
+  }
+
+  /**
+   * Runs the windows ending at or before {@code end}, in order of end; emits what they give. An
+   * inner operator's errors are its own (a window partition too large for the budget names the
+   * window function).
+   */
+  private void runUpTo(long end) {
+    for (WindowBuffers.Window next = windows.pollUpTo(end); next != null; ) {
+      try (WindowBuffers.Window window = next;
+          Operator operator = inner.apply(out::add)) {
+        for (VectorSchemaRoot batch = window.next(0); batch != null; batch = window.next(0)) {
+          operator.add(0, batch);
+        }
+        operator.finish(0);
+      }
+      next = windows.pollUpTo(end);
+    }
+    out.flush();
+  }
+
+  /** A budget error while buffering, with what to do about it. */
+  private QuiverException explained(QuiverException e) {
+    if (e.code() != ErrorCode.MEMORY_BUDGET_EXCEEDED) {
+      return e;
+    }
+    return new QuiverException(
+        e.code(),
+        description
+            + " keeps the rows of every open window in memory and cannot spill them: give the task"
+            + " more memory, use more tasks or let the watermark lag less ("
+            + e.getMessage()
+            + ")",
+        e);
+  }
+
+  /** Rows dropped because their window was complete when they came. */
+  @Override
+  public long lateRows() {
+    return lateRows;
+  }
+
+  /** Rows dropped because their window end was NULL. */
+  public long rowsWithoutWindow() {
+    return rowsWithoutWindow;
+  }
+
+  /** Windows held: not complete yet. */
+  public int openWindows() {
+    return windows.size();
+  }
+
+  /** The last watermark seen, {@code Long.MIN_VALUE} before the first. */
+  public long currentWatermark() {
+    return watermark;
+  }
+
+  @Override
+  public boolean isStateful() {
+    return true;
+  }
+
+  /** The buffered rows, the watermark, the counters and whether the input finished. */
+  @Override
+  public byte[] snapshotState() {
+    if (closed && !done) {
+      throw new IllegalStateException(description + " is closed: it has no state to snapshot");
+    }
+    WindowedSnapshot.Header header =
+        new WindowedSnapshot.Header(watermark, lateRows, rowsWithoutWindow, done);
+    return WindowedSnapshot.write(header, inputSchema, windows);
+  }
+
+  @Override
+  public void restoreState(byte[] state) {
+    requireNonNull(state, "state is null");
+    if (started || closed) {
+      throw new IllegalStateException(description + " restores its state before any input");
+    }
+    started = true;
+    WindowedSnapshot.Header header =
+        WindowedSnapshot.read(
+            state, inputSchema, context.allocator(), batch -> keep(batch, Long.MIN_VALUE));
+    watermark = header.watermark();
+    completeUpTo = WindowSplitter.completeUpTo(watermark);
+    lateRows = header.lateRows();
+    rowsWithoutWindow = header.rowsWithoutWindow();
+    if (header.finished()) {
+      done = true;
+      close();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try (out) {
+      windows.close();
+    }
+  }
+
+  private void checkInput(int input) {
+    if (input != 0) {
+      throw new IllegalArgumentException(description + " has one input, 0, not " + input);
+    }
+  }
+
+  /** One line: {@code PerWindow[window end=#1, Window[...] ← Sort[...]]}. */
+  @Override
+  public String toString() {
+    return description;
+  }
+}
