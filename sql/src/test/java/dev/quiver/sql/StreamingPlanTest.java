@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * SQL over a stream (a table whose options say it is unbounded, with an event time) plans as {@link
  * UnboundedInputs#prepare} allows: aggregates grouped by the window_end of TUMBLE, HOP and CUMULATE
- * become windowed aggregates in both phases, everything that would wait for the stream's end is
+ * become windowed aggregates in both phases, window functions partitioned by a window end (window
+ * top-N, window deduplication) run per window, everything that would wait for the stream's end is
  * refused with one line naming it. Golden EXPLAIN in {@code src/test/resources/explain/}.
  */
 class StreamingPlanTest {
@@ -191,6 +192,61 @@ class StreamingPlanTest {
             + " interval '1' second)) group by window_end",
         "");
     assertRefused("select count(*) from bids", "unbounded table 'bids'");
+  }
+
+  @Test
+  void aWindowTopNOfWindowedAggregatesRunsPerWindow() throws IOException {
+    PlanNode plan =
+        plan(
+            "select * from (select *, row_number() over (partition by window_start, window_end"
+                + " order by price desc) as rn from (select window_start, window_end, auction,"
+                + " max(price) as price from table(tumble(table bids, descriptor(ts),"
+                + " interval '10' second)) group by window_start, window_end, auction))"
+                + " where rn <= 3");
+    SqlExplainGoldenTest.check("stream_window_top_n.txt", SqlExplainGoldenTest.explain(plan));
+    assertThat(PlanPrinter.explain(plan)).containsPattern("Window\\[[^\n]*, window end=#2\\]");
+  }
+
+  @Test
+  void aWindowTopNAndDeduplicationOverTheWindowTableFunctionRunPerWindow() {
+    // Flink SQL's window top-N and window deduplication straight over TUMBLE / HOP / CUMULATE.
+    for (String window :
+        List.of(
+            "tumble(table bids, descriptor(ts), interval '10' second)",
+            "hop(table bids, descriptor(ts), interval '2' second, interval '10' second)",
+            "cumulate(table bids, descriptor(ts), interval '2' second, interval '10' second)")) {
+      String text =
+          PlanPrinter.explain(
+              plan(
+                  "select * from (select bidder, price, window_start, window_end,"
+                      + " row_number() over (partition by window_start, window_end, bidder"
+                      + " order by ts desc) as rownum from table("
+                      + window
+                      + ")) where rownum = 1"));
+      assertThat(text).as(window).containsPattern("Window\\[[^\n]*, window end=#[0-9]+\\]");
+    }
+    // A windowed top-N's window columns stay window ends: a windowed aggregate over it (in
+    // place: the top-N's rows are hashed on the window already).
+    String counts =
+        PlanPrinter.explain(
+            plan(
+                "select window_start, window_end, count(*) from (select *, row_number() over"
+                    + " (partition by window_start, window_end order by price desc) as rn from"
+                    + " table(tumble(table bids, descriptor(ts), interval '10' second)))"
+                    + " where rn <= 3 group by window_start, window_end"));
+    assertThat(counts).containsPattern("Aggregate\\[SINGLE, keys=[^\n]*window end=#");
+  }
+
+  @Test
+  void windowFunctionsNotPartitionedByAWindowEndAreRefused() {
+    assertRefused(
+        "select auction, row_number() over (partition by auction order by price) from bids",
+        "must be partitioned by the window_end");
+    assertRefused(
+        "select * from (select *, rank() over (partition by window_start order by price) as r"
+            + " from table(tumble(table bids, descriptor(ts), interval '10' second))) where r <= 3",
+        "PARTITION BY window_start, window_end");
+    assertRefused("select sum(price) over () from bids", "window function (OVER)");
   }
 
   @Test

@@ -46,20 +46,30 @@ import java.util.Optional;
  *   aggregated on a stream:   GROUP BY the window_end of TUMBLE / HOP / CUMULATE (Flink SQL's
  *                             window table functions): each window's groups are emitted once the
  *                             watermark passes its end ({@link Aggregate#withWindowEnd})
- *   refused on a stream:      other aggregates, sorts, top-n, LIMIT, window functions, a stream
- *                             as a join's build side (but in a window join), RIGHT / FULL joins
- *                             with a table
+ *   window functions:         PARTITION BY the window_end of such a window (Flink SQL's window
+ *                             top-N and window deduplication: ROW_NUMBER() OVER (PARTITION BY
+ *                             window_start, window_end ORDER BY ...) <= n): each window's rows
+ *                             are sorted and numbered once the watermark passes its end ({@link
+ *                             Window#withWindowEnd}, with the sort below it)
+ *   refused on a stream:      other aggregates, sorts, top-n, LIMIT, other window functions, a
+ *                             stream as a join's build side (but in a window join), RIGHT / FULL
+ *                             joins with a table
  * </pre>
  *
- * {@link #prepare} marks the windowed aggregates and window joins and checks the rest, on the
- * logical plan, as the SQL planner or {@code PlanBuilder} made it, before the stage planner cuts
- * it. A group key is a window end when it is computed, over the rows of a stream, as the window
- * table functions compute it: {@code time_bucket(width, ts, origin) + interval} (TUMBLE, CUMULATE)
- * or {@code time_bucket(width, ts, origin) - shift + size} (HOP), where {@code ts} is the stream's
- * declared event-time column; such an end is later than the row's event time, so the watermark
- * passing it means no more rows of the window are to come. The window end group key of a windowed
- * aggregate and the window ends of a window join's sides are window ends downstream too (an
- * aggregate of windowed counts per window, a window join of two windowed aggregates).
+ * {@link #prepare} marks the windowed aggregates, window functions and window joins and checks the
+ * rest, on the plan as the SQL planner or {@code PlanBuilder} made it, before the stage planner
+ * cuts it. A group key is a window end when it is computed, over the rows of a stream, as the
+ * window table functions compute it: {@code time_bucket(width, ts, origin) + interval} (TUMBLE,
+ * CUMULATE) or {@code time_bucket(width, ts, origin) - shift + size} (HOP), where {@code ts} is the
+ * stream's declared event-time column; such an end is later than the row's event time, so the
+ * watermark passing it means no more rows of the window are to come. The window end group key of a
+ * windowed aggregate and the window ends of a window join's sides are window ends downstream too
+ * (an aggregate of windowed counts per window, a window join of two windowed aggregates), and so
+ * are the input columns of a windowed window function (the top-N of windowed counts).
+ *
+ * <p>A window function's input sorted for it (the {@code Sort} the distribution pass puts below a
+ * {@code Window}) is no sort of the stream when the window is marked: the two run together per
+ * complete window, so {@link #check} accepts such a sort under a marked window only.
  */
 public final class UnboundedInputs {
   private UnboundedInputs() {}
@@ -95,6 +105,9 @@ public final class UnboundedInputs {
     if (rebuilt instanceof HashJoin join) {
       return streamJoin(join);
     }
+    if (rebuilt instanceof Window window) {
+      return windowedFunctions(window);
+    }
     if (!(rebuilt instanceof Aggregate aggregate)
         || aggregate.windowEnd().isPresent()
         || !readsUnbounded(aggregate)) {
@@ -116,6 +129,23 @@ public final class UnboundedInputs {
       }
     }
     return aggregate;
+  }
+
+  /**
+   * {@code window} over event-time windows when one of its partition keys is a window end of a
+   * stream ({@link Window#withWindowEnd}); else unchanged (and refused by {@link #check} if it
+   * reads a stream).
+   */
+  private static Window windowedFunctions(Window window) {
+    if (window.windowEnd().isPresent() || !readsUnbounded(window)) {
+      return window;
+    }
+    for (int key : window.partitionKeys()) {
+      if (isWindowEnd(window.input(), key)) {
+        return window.withWindowEnd(key);
+      }
+    }
+    return window;
   }
 
   /**
@@ -155,8 +185,12 @@ public final class UnboundedInputs {
           ? isWindowEnd(project.input(), ref.index())
           : isWindowEndExpr(expr, project.input());
     }
-    if (node instanceof Filter || node instanceof Exchange) {
+    if (node instanceof Filter || node instanceof Exchange || node instanceof Sort) {
       return isWindowEnd(node.child(0), column);
+    }
+    if (node instanceof Window window && window.windowEnd().isPresent()) {
+      // Per window: the input's columns pass through, the functions' results are no window ends.
+      return column < window.input().schema().size() && isWindowEnd(window.input(), column);
     }
     if (node instanceof HashJoin join && join.eventTime().isPresent()) {
       if (join.eventTime().get().kind() != EventTimeJoin.Kind.WINDOW) {
@@ -236,7 +270,7 @@ public final class UnboundedInputs {
   /** Checks {@code plan}'s subtree, bottom up; the first unbounded table it scans. */
   private static Optional<String> checked(PlanNode plan) {
     Optional<String> stream = Optional.empty();
-    for (PlanNode child : plan.children()) {
+    for (PlanNode child : checkedChildren(plan)) {
       Optional<String> childStream = checked(child);
       if (stream.isEmpty()) {
         stream = childStream;
@@ -263,8 +297,14 @@ public final class UnboundedInputs {
     if (plan instanceof Limit) {
       throw refused("LIMIT / OFFSET / FETCH" + over + " is not supported yet");
     }
-    if (plan instanceof Window) {
-      throw refused("a window function (OVER)" + over + " is not supported yet");
+    if (plan instanceof Window window && window.windowEnd().isEmpty()) {
+      throw refused(
+          "a window function (OVER)"
+              + over
+              + " must be partitioned by the window_end of an event-time window (PARTITION BY"
+              + " window_start, window_end of TUMBLE, HOP or CUMULATE over the table's WATERMARK"
+              + " column, as Flink SQL's window top-N); other window functions of a stream are not"
+              + " supported yet: they would emit only when the stream ends");
     }
     if (plan instanceof HashJoin join && join.eventTime().isEmpty()) {
       checkJoin(join.build(), join.kind().type(), stream.get());
@@ -283,6 +323,18 @@ public final class UnboundedInputs {
       checkJoin(join.build(), join.kind().type(), stream.get());
     }
     return stream;
+  }
+
+  /**
+   * The children whose subtrees {@link #checked} checks: those of {@code plan}, but below a window
+   * the input of the sort that feeds it, which runs per window with it when the window is marked
+   * (the window is refused otherwise, which says more than refusing its sort).
+   */
+  private static List<PlanNode> checkedChildren(PlanNode plan) {
+    if (plan instanceof Window window && window.input() instanceof Sort sort) {
+      return List.of(sort.input());
+    }
+    return plan.children();
   }
 
   private static void checkJoin(PlanNode build, JoinType type, String stream) {

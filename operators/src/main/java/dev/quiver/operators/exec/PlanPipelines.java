@@ -3,6 +3,7 @@ package dev.quiver.operators.exec;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.operators.BatchSink;
+import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.aggregate.HashAggregateOperator;
 import dev.quiver.operators.aggregate.WindowAggregateOperator;
@@ -22,6 +23,7 @@ import dev.quiver.operators.sort.SortOperator;
 import dev.quiver.operators.sort.TopKOperator;
 import dev.quiver.operators.union.UnionOperator;
 import dev.quiver.operators.window.WindowOperator;
+import dev.quiver.operators.windowed.WindowedOperator;
 import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.join.EventTimeJoin;
 import dev.quiver.plan.node.Aggregate;
@@ -46,6 +48,8 @@ import dev.quiver.plan.node.Values;
 import dev.quiver.plan.node.Window;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Turns the plan of one stage (nodes over {@link StageInput} and {@link Scan} leaves, as the stage
@@ -304,16 +308,49 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
 
   @Override
   public TaskPipeline.Spec visitWindow(Window node) {
+    if (node.windowEnd().isPresent()) {
+      return perWindow(node, node.windowEnd().getAsInt());
+    }
+    return TaskPipeline.operator(windowFunctions(node), child(node, 0));
+  }
+
+  private Function<BatchSink, Operator> windowFunctions(Window node) {
+    return sink ->
+        new WindowOperator(
+            context,
+            node.input().arrowSchema(),
+            node.partitionKeys(),
+            node.orderKeys(),
+            node.calls(),
+            sink);
+  }
+
+  /**
+   * Window functions partitioned by a window end over a stream: run once per complete window by a
+   * {@link WindowedOperator}, together with the sort the distribution pass put below them, so that
+   * neither waits for the end of the stream.
+   *
+   * <pre>
+   *   Window[..., window end=#1]            PerWindow[window end=#1, Window ← Sort]
+   *     Sort[#0 ASC, #1 ASC, #2 DESC]  ─►     (child of the Sort)
+   *       child
+   * </pre>
+   */
+  private TaskPipeline.Spec perWindow(Window node, int windowEnd) {
+    Function<BatchSink, Operator> inner = windowFunctions(node);
+    PlanNode below = node.input();
+    if (below instanceof Sort sort) { // sorts the window's rows only: one window at a time
+      Function<BatchSink, Operator> window = inner;
+      Function<BatchSink, Operator> sorter =
+          sink -> new SortOperator(context, sort.input().arrowSchema(), sort.keys(), sink);
+      inner = sink -> new OperatorChain(sorter, window, sink);
+      below = sort.input();
+    }
+    Function<BatchSink, Operator> perWindow = inner;
+    Schema input = below.arrowSchema();
     return TaskPipeline.operator(
-        sink ->
-            new WindowOperator(
-                context,
-                node.input().arrowSchema(),
-                node.partitionKeys(),
-                node.orderKeys(),
-                node.calls(),
-                sink),
-        child(node, 0));
+        sink -> new WindowedOperator(context, input, windowEnd, perWindow, sink),
+        below.accept(this));
   }
 
   @Override

@@ -29,9 +29,15 @@ import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.node.SplitUnit;
 import dev.quiver.plan.node.StageInput;
 import dev.quiver.plan.node.TableSource;
+import dev.quiver.plan.node.Window;
+import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.type.SqlType;
+import dev.quiver.plan.window.WindowCall;
+import dev.quiver.plan.window.WindowFunction;
 import dev.quiver.testing.ArrowLeakCheck;
 import dev.quiver.testing.BatchRows;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -256,6 +262,66 @@ class PlanPipelinesTest {
       }
     }
     return expected;
+  }
+
+  /**
+   * A window function partitioned by a window end, over the sort the planner put below it, runs as
+   * one per-window operator: nothing before the watermark completes a window, then that window's
+   * rows numbered; the rest at the end of the input.
+   */
+  @Test
+  void aWindowedWindowAndItsSortRunPerWindow(BufferAllocator allocator) {
+    RowSchema schema =
+        RowSchema.of(
+            Column.notNull("id", SqlType.BIGINT),
+            Column.of("price", SqlType.BIGINT),
+            Column.of("window_end", SqlType.TIMESTAMP));
+    StageInput input =
+        new StageInput(0, InputMode.FORWARD, schema, Partitioning.single(), List.of());
+    LocalDateTime first = LocalDateTime.of(2024, 1, 1, 0, 0, 10);
+    LocalDateTime second = first.plusSeconds(10);
+    PlanNode plan =
+        ((Window)
+                PlanBuilder.from(input)
+                    .sort(SortKey.asc(2), SortKey.desc(1))
+                    .window(
+                        List.of(2),
+                        List.of(SortKey.desc(1)),
+                        WindowCall.ranking(WindowFunction.ROW_NUMBER, "rn"))
+                    .build())
+            .withWindowEnd(2);
+    OperatorContext context = new OperatorContext(allocator, MemoryBudget.unlimited("test"), 64);
+    List<List<Object>> output = new ArrayList<>();
+    try (TaskPipeline pipeline =
+        PlanPipelines.build(
+            plan,
+            context,
+            batch -> {
+              try (batch) {
+                output.addAll(BatchRows.rows(batch));
+              }
+            })) {
+      assertThat(pipeline.toString())
+          .contains(
+              "PerWindow[window end=#2, Window[partition=[#2], order=[#1 DESC NULLS FIRST],"
+                  + " calls=[row_number() AS rn]] ← Sort[#2 ASC NULLS LAST, #1 DESC NULLS FIRST]]");
+      List<List<Object>> rows =
+          List.of(
+              Arrays.asList(1L, 5L, first),
+              Arrays.asList(2L, 7L, second),
+              Arrays.asList(3L, 9L, first),
+              Arrays.asList(4L, 1L, second));
+      new ValuesOperator(context, schema.toArrow(), rows, batch -> pipeline.add(0, batch)).start();
+      assertThat(output).isEmpty();
+      pipeline.watermark(first.toInstant(ZoneOffset.UTC).toEpochMilli() - 1);
+      assertThat(output)
+          .containsExactly(Arrays.asList(3L, 9L, first, 1L), Arrays.asList(1L, 5L, first, 2L));
+      assertThat(pipeline.idle()).isFalse(); // window 2 waits
+      assertThat(pipeline.snapshotState()).hasSize(1);
+      pipeline.finish(0);
+      assertThat(output.subList(2, 4))
+          .containsExactly(Arrays.asList(2L, 7L, second, 1L), Arrays.asList(4L, 1L, second, 2L));
+    }
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -34,6 +35,10 @@ import java.util.stream.Collectors;
  * pass that enforces distributions ({@code dev.quiver.plan.distribute.EnforceDistribution}) adds
  * the exchange and the sort, and the stage cutter refuses it otherwise ({@link
  * #checkInputsDistributed}).
+ *
+ * <p>Over a stream, a window whose PARTITION BY holds an event-time window's end ({@link
+ * #withWindowEnd}) runs per complete window: the window and the sort below it get each window's
+ * rows once the watermark passes its end.
  */
 public final class Window extends PlanNode {
   private static final long serialVersionUID = 1L;
@@ -41,12 +46,22 @@ public final class Window extends PlanNode {
   private final List<Integer> partitionKeys;
   private final List<SortKey> orderKeys;
   private final List<WindowCall> calls;
+  private final int windowEnd; // the partition key column of the window end; -1: not windowed
 
   public Window(
       PlanNode input,
       List<Integer> partitionKeys,
       List<SortKey> orderKeys,
       List<WindowCall> calls) {
+    this(input, partitionKeys, orderKeys, calls, -1);
+  }
+
+  private Window(
+      PlanNode input,
+      List<Integer> partitionKeys,
+      List<SortKey> orderKeys,
+      List<WindowCall> calls,
+      int windowEnd) {
     super(
         List.of(requireNonNull(input, "input is null")),
         schema(input, partitionKeys, orderKeys, calls),
@@ -55,6 +70,28 @@ public final class Window extends PlanNode {
     this.partitionKeys = List.copyOf(partitionKeys);
     this.orderKeys = List.copyOf(orderKeys);
     this.calls = List.copyOf(calls);
+    this.windowEnd = windowEnd;
+    PlanChecks.check(
+        windowEnd < 0 || this.partitionKeys.contains(windowEnd),
+        "Window",
+        "the window end #" + windowEnd + " is not one of the partition keys " + this.partitionKeys);
+  }
+
+  /**
+   * These window functions over event-time windows: {@code column} (one of the partition keys) is
+   * each row's window end, so every window partition lies in one event-time window, complete once
+   * the watermark passes its end; the functions run per window then, together with the sort below
+   * them, and a row whose window is complete when it arrives is late (dropped). Streaming plans run
+   * window functions over unbounded input only this way ({@code dev.quiver.stage.UnboundedInputs}):
+   * Flink SQL's window top-N and window deduplication.
+   */
+  public Window withWindowEnd(int column) {
+    return new Window(input(), partitionKeys, orderKeys, calls, column);
+  }
+
+  /** The window end column among the partition keys, if the functions run per event-time window. */
+  public OptionalInt windowEnd() {
+    return windowEnd < 0 ? OptionalInt.empty() : OptionalInt.of(windowEnd);
   }
 
   private static RowSchema schema(
@@ -218,7 +255,7 @@ public final class Window extends PlanNode {
 
   @Override
   protected List<Object> fields() {
-    return Arrays.asList(partitionKeys, orderKeys, calls);
+    return Arrays.asList(partitionKeys, orderKeys, calls, windowEnd);
   }
 
   @Override
@@ -230,12 +267,12 @@ public final class Window extends PlanNode {
   public PlanNode withChildren(List<PlanNode> children) {
     return sameChildren(children)
         ? this
-        : new Window(children.get(0), partitionKeys, orderKeys, calls);
+        : new Window(children.get(0), partitionKeys, orderKeys, calls, windowEnd);
   }
 
   /**
    * {@code Window[partition=[#1], order=[#3 ASC NULLS LAST], calls=[rank() AS r, sum(#2) ROWS
-   * BETWEEN 2 PRECEDING AND CURRENT ROW AS s]]}.
+   * BETWEEN 2 PRECEDING AND CURRENT ROW AS s]]}, with {@code , window end=#0} last when windowed.
    */
   @Override
   public String toString() {
@@ -245,6 +282,7 @@ public final class Window extends PlanNode {
         + Sort.keys(orderKeys)
         + "], calls="
         + calls.stream().map(c -> c + " AS " + c.name()).collect(Collectors.joining(", ", "[", "]"))
+        + (windowEnd < 0 ? "" : ", window end=#" + windowEnd)
         + "]";
   }
 }

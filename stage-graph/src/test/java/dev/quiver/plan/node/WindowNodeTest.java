@@ -202,4 +202,42 @@ class WindowNodeTest {
       assertThat(copy.schema()).isEqualTo(window.schema());
     }
   }
+
+  /**
+   * A window over event-time windows names its window end, one of its partition keys, and keeps it
+   * through rebuilds and serialization; it is part of what the node is.
+   */
+  @Test
+  void aWindowEndIsAPartitionKeyAndSurvivesRebuilds() throws Exception {
+    Window plain =
+        (Window)
+            sortedByCustomerAndDate()
+                .window(
+                    keys(1, 3),
+                    List.of(SortKey.desc(2)),
+                    WindowCall.ranking(WindowFunction.ROW_NUMBER, "rn"))
+                .build();
+    assertThat(plain.windowEnd()).isEmpty();
+    Window windowed = plain.withWindowEnd(3);
+    assertThat(windowed.windowEnd()).hasValue(3);
+    assertThat(windowed)
+        .hasToString(
+            "Window[partition=[#1, #3], order=[#2 DESC NULLS FIRST], calls=[row_number() AS rn],"
+                + " window end=#3]")
+        .isNotEqualTo(plain);
+    assertThat(windowed.schema()).isEqualTo(plain.schema());
+    PlanNode rebuilt = windowed.withChildren(List.of(orders(3).sort(SortKey.asc(1)).build()));
+    assertThat(((Window) rebuilt).windowEnd()).hasValue(3);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(windowed);
+    }
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      assertThat(in.readObject()).isEqualTo(windowed);
+    }
+    assertThatThrownBy(() -> plain.withWindowEnd(2))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("the window end #2 is not one of the partition keys [1, 3]");
+  }
 }
