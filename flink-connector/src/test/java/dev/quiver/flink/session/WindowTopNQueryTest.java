@@ -1,0 +1,162 @@
+package dev.quiver.flink.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.error.QuiverException;
+import dev.quiver.flink.testing.KafkaBroker;
+import dev.quiver.plan.node.Column;
+import dev.quiver.plan.node.RowSchema;
+import dev.quiver.plan.time.EventTime;
+import dev.quiver.plan.type.SqlType;
+import dev.quiver.testing.ArrowLeakCheck;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Window top-N and window deduplication (Flink SQL's: ROW_NUMBER() OVER (PARTITION BY window_start,
+ * window_end ...) filtered) over a stream on a real Kafka broker, each checked against the same
+ * query over the same records read as a bounded table (the batch engine is the oracle), for the
+ * windows the watermark has closed. Events 0..1599 span T0 .. T0 + 15.99 s, so the watermark
+ * (largest event time less 5 s) reaches T0 + 10.99 s and closes the 1-second windows that end by T0
+ * + 10 s. Every ORDER BY is total, so that the numbering is the same in both runs.
+ */
+@ExtendWith(ArrowLeakCheck.class)
+@Timeout(240)
+class WindowTopNQueryTest {
+  @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
+
+  private static final Duration DEADLINE = Duration.ofSeconds(90);
+  private static final RowSchema BIDS =
+      RowSchema.of(
+          new Column("id", SqlType.BIGINT, false),
+          new Column("auction", SqlType.BIGINT, true),
+          new Column("price", SqlType.DOUBLE, true),
+          new Column("ts", SqlType.TIMESTAMP, true));
+  private static final long T0 = 1_767_225_600_000L; // 2026-01-01 00:00:00 UTC
+  private static final LocalDateTime LAST_CLOSED_END = LocalDateTime.of(2026, 1, 1, 0, 0, 10);
+  private static QuiverSession session;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Configuration slots = new Configuration();
+    slots.set(TaskManagerOptions.NUM_TASK_SLOTS, 4); // the running stream and its batch oracle
+    session = QuiverSession.builder().parallelism(2).configuration(slots).build();
+    KAFKA.createTopic("bids", 2);
+    send("bids", 1600);
+    session.registerTable(
+        "bids", BIDS, Optional.of(new EventTime("ts", Duration.ofSeconds(5))), kafka(Map.of()));
+    session.registerTable(
+        "bids_now", BIDS, Optional.empty(), kafka(Map.of("scan.bounded.mode", "latest-offset")));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (session != null) {
+      session.close();
+    }
+  }
+
+  private static Map<String, String> kafka(Map<String, String> more) {
+    Map<String, String> with = new HashMap<>(more);
+    with.put("connector", "kafka");
+    with.put("topic", "bids");
+    with.put("properties.bootstrap.servers", KAFKA.bootstrapServers());
+    with.put("format", "json");
+    return with;
+  }
+
+  /**
+   * Bids [0, count): auction id % 10 (every 7th NULL), price (id * 37) % 101, time T0 + id * 10 ms.
+   */
+  private static void send(String topic, long count) throws Exception {
+    for (int partition = 0; partition < 2; partition++) {
+      List<String> values = new ArrayList<>();
+      for (long id = partition; id < count; id += 2) {
+        String auction = id % 7 == 0 ? "null" : Long.toString(id % 10);
+        values.add(
+            String.format(
+                "{\"id\": %d, \"auction\": %s, \"price\": %s, \"ts\": %d}",
+                id, auction, (id * 37) % 101 / 2.0, T0 + id * 10));
+      }
+      KAFKA.send(topic, partition, values);
+    }
+  }
+
+  /** The 3 auctions with the most bids per second (window top-N of a windowed aggregate). */
+  @Test
+  void aTopNOfWindowedCountsEqualsTheBatchAnswerForTheClosedWindows() {
+    check(
+        "SELECT window_end, auction, n, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY"
+            + " window_start, window_end ORDER BY n DESC, auction) AS rn FROM (SELECT"
+            + " window_start, window_end, auction, count(*) AS n FROM TABLE(TUMBLE(TABLE"
+            + " bids%1$s, DESCRIPTOR(ts), INTERVAL '1' SECOND)) GROUP BY window_start, window_end,"
+            + " auction)) WHERE rn <= 3",
+        30);
+  }
+
+  /** The 2 highest bids per second and auction, straight over the window table function. */
+  @Test
+  void aTopNOverTheWindowTableFunctionEqualsTheBatchAnswerForTheClosedWindows() {
+    check(
+        "SELECT window_end, auction, id, price, rk FROM (SELECT window_end, auction, id, price,"
+            + " RANK() OVER (PARTITION BY window_start, window_end, auction ORDER BY price DESC,"
+            + " id) AS rk FROM TABLE(TUMBLE(TABLE bids%1$s, DESCRIPTOR(ts), INTERVAL '1'"
+            + " SECOND))) WHERE rk <= 2",
+        100);
+  }
+
+  /** The first bid per 2 seconds (hopping every second) and auction: window deduplication. */
+  @Test
+  void aWindowDeduplicationEqualsTheBatchAnswerForTheClosedWindows() {
+    check(
+        "SELECT window_end, auction, id, ts FROM (SELECT window_end, auction, id, ts,"
+            + " ROW_NUMBER() OVER (PARTITION BY window_start, window_end, auction ORDER BY ts, id)"
+            + " AS rownum FROM TABLE(HOP(TABLE bids%1$s, DESCRIPTOR(ts), INTERVAL '1' SECOND,"
+            + " INTERVAL '2' SECOND))) WHERE rownum = 1",
+        50);
+  }
+
+  @Test
+  void aWindowFunctionOffTheWindowsIsRefusedBeforeAJobStarts() {
+    assertThatThrownBy(
+            () ->
+                session.sql(
+                    "SELECT id, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY ts) FROM bids"))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("must be partitioned by the window_end");
+    assertThat(session.openQueries()).isZero();
+  }
+
+  /**
+   * Runs {@code query} (with {@code %1$s} the table suffix) over the stream and over the bounded
+   * table: the stream's rows are the batch answer's rows of the closed windows (column 0 is the
+   * window end), at least {@code atLeast} of them.
+   */
+  private static void check(String query, int atLeast) {
+    assertThat(session.explain(String.format(query, ""))).contains("window end=#");
+    List<List<Object>> expected =
+        session.sql(String.format(query, "_now")).rows().stream()
+            .filter(row -> !((LocalDateTime) row.get(0)).isAfter(LAST_CLOSED_END))
+            .toList();
+    assertThat(expected).hasSizeGreaterThanOrEqualTo(atLeast);
+    try (SqlResult stream = session.sql(String.format(query, ""))) {
+      List<List<Object>> rows = new ArrayList<>();
+      StreamingResults.readUntil(stream, rows, expected.size(), DEADLINE);
+      assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+    }
+  }
+}
