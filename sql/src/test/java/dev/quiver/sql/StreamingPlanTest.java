@@ -237,6 +237,31 @@ class StreamingPlanTest {
     assertThat(counts).containsPattern("Aggregate\\[SINGLE, keys=[^\n]*window end=#");
   }
 
+  /**
+   * Two top-Ns of the same windowed counts, window-joined: the counts are one stage both read, but
+   * each window keeps its sort (a shared sort would be a stage of its own, waiting for the stream).
+   */
+  @Test
+  void aSortSharedByTwoWindowedWindowsStaysWithEach() {
+    String counts =
+        "(select window_start, window_end, auction, count(*) as n from table(tumble(table bids,"
+            + " descriptor(ts), interval '10' second)) group by window_start, window_end, auction)";
+    String stages =
+        SqlExplainGoldenTest.explain(
+            plan(
+                "select a.auction, b.auction from (select *, row_number() over (partition by"
+                    + " window_start, window_end order by n desc) as rn from "
+                    + counts
+                    + ") a join (select *, rank() over (partition by window_start, window_end"
+                    + " order by n desc) as rk from "
+                    + counts
+                    + ") b on a.window_start = b.window_start and a.window_end = b.window_end"
+                    + " and a.rn = b.rk"));
+    stages = stages.substring(stages.indexOf("-- stages"));
+    assertThat(stages).contains("window end build=#1 probe=#1").contains("readers=[2, 3]");
+    assertThat(stages.split("window end=#2\\]\n\\s+Sort\\[", -1)).hasSize(3);
+  }
+
   @Test
   void windowFunctionsNotPartitionedByAWindowEndAreRefused() {
     assertRefused(

@@ -24,9 +24,11 @@ import dev.quiver.plan.node.Window;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Marks the subplans a query computes more than once so that the stage cutter makes each one stage
@@ -63,6 +65,10 @@ import java.util.Map;
  * an aggregate, a window, a sort or a top-k is materialized: that work (hash tables, sorts, rows
  * moved between tasks) costs more than writing its output once and reading it back.
  *
+ * <p>A sort right below a window over event-time windows ({@link Window#windowEnd}) is never cut
+ * from it: over a stream the two run together, once per complete window; the sort alone would wait
+ * for the end of the stream. Its input, if repeated, is still computed once.
+ *
  * <p>Returns a runnable plan: the inserted coalesces change nothing but where stages are cut.
  */
 public final class SharedSubplans {
@@ -84,10 +90,16 @@ public final class SharedSubplans {
     Map<PlanNode, Integer> runs = new HashMap<>();
     runs.put(plan, 1);
     Map<PlanNode, Integer> shared = new HashMap<>();
+    Set<PlanNode> perWindow = new HashSet<>();
     for (PlanNode node : parentsFirst) {
+      if (node instanceof Window window
+          && window.windowEnd().isPresent()
+          && window.input() instanceof Sort sort) {
+        perWindow.add(sort); // runs inside its window's per-window operator: no stage of its own
+      }
       int times = runs.getOrDefault(node, 0);
       boolean once = false;
-      if (times >= 2) {
+      if (times >= 2 && !perWindow.contains(node)) {
         if (Exchange.as(node) != null) {
           once = true; // the cutter shares equal exchange inputs by itself
         } else if (worthMaterializing(node)) {
