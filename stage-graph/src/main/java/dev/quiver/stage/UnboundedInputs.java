@@ -17,6 +17,7 @@ import dev.quiver.plan.node.Exchange;
 import dev.quiver.plan.node.Filter;
 import dev.quiver.plan.node.HashJoin;
 import dev.quiver.plan.node.Limit;
+import dev.quiver.plan.node.LimitScope;
 import dev.quiver.plan.node.NestedLoopJoin;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.Project;
@@ -327,11 +328,13 @@ public final class UnboundedInputs {
 
   /**
    * The children whose subtrees {@link #checked} checks: those of {@code plan}, but below a window
-   * the input of the sort that feeds it, which runs per window with it when the window is marked
-   * (the window is refused otherwise, which says more than refusing its sort).
+   * the input of the sort of each partition that feeds it, which runs per window with it when the
+   * window is marked (the window is refused otherwise, which says more than refusing its sort).
    */
   private static List<PlanNode> checkedChildren(PlanNode plan) {
-    if (plan instanceof Window window && window.input() instanceof Sort sort) {
+    if (plan instanceof Window window
+        && window.input() instanceof Sort sort
+        && sort.scope() == LimitScope.LOCAL) {
       return List.of(sort.input());
     }
     return plan.children();
