@@ -120,7 +120,11 @@ final class NexmarkRun {
     if (needed < 0) {
       return;
     }
-    int bucket = (int) ((needed + BUCKET_MILLIS - 1) / BUCKET_MILLIS);
+    // The bucket of t itself: a reader has reached it once it emitted an event of that bucket or
+    // later (Emitter), which is when it emitted t, or at most one bucket of events earlier. The
+    // bucket after t's (rounding up) would drop the samples of a reader's last batch, whose last
+    // event is in t's bucket: all of them for a short run of a batch or two per reader.
+    int bucket = (int) (needed / BUCKET_MILLIS);
     if (bucket >= buckets) {
       return;
     }
