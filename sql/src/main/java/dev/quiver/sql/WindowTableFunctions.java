@@ -43,11 +43,12 @@ import org.apache.calcite.rex.RexNode;
  *            window_end   = window_start + j * step,  j = 1 .. size/step, where window_end > ts
  * </pre>
  *
- * Windows are aligned to 1970-01-01 00:00:00 plus the offset, as Flink's are. A row whose time is
- * NULL belongs to no window. HOP and CUMULATE join each row with the offsets of its windows (a
- * VALUES list, in the same task: the input is read once), CUMULATE keeping the windows that end
- * after the row; their size must be a multiple of their slide or step, as Flink requires, and at
- * most {@value #MAX_HOPS} windows per row.
+ * The end is computed from the start in a projection above the one that computes the start (once
+ * per row; TUMBLE and HOP). Windows are aligned to 1970-01-01 00:00:00 plus the offset, as Flink's
+ * are. A row whose time is NULL belongs to no window. HOP and CUMULATE join each row with the
+ * offsets of its windows (a VALUES list, in the same task: the input is read once), CUMULATE
+ * keeping the windows that end after the row; their size must be a multiple of their slide or step,
+ * as Flink requires, and at most {@value #MAX_HOPS} windows per row.
  */
 final class WindowTableFunctions {
   static final int MAX_HOPS = 64;
@@ -137,10 +138,7 @@ final class WindowTableFunctions {
       columns.add(new ColumnRef(c, each.type(), each.nullable(), each.name()));
     }
     if (hops == 1) { // TUMBLE, or a HOP or CUMULATE of one window per row
-      List<Expr> exprs = new ArrayList<>(columns);
-      exprs.add(bucket);
-      exprs.add(Exprs.call(ScalarFunction.ADD, bucket, Exprs.interval(size)));
-      return input.project(exprs, names);
+      return withEnd(input, columns, bucket, size, names);
     }
     // Each row once per window it is in: the rows joined with the windows' offsets (a VALUES
     // list in every task), so the input is read once.
@@ -163,13 +161,33 @@ final class WindowTableFunctions {
         cumulate
             ? Exprs.call(ScalarFunction.ADD, bucket, shift)
             : Exprs.call(ScalarFunction.ADD, start, Exprs.interval(size));
-    if (cumulate) {
-      copies = copies.filter(Exprs.call(ScalarFunction.GREATER_THAN, end, ts));
+    if (!cumulate) {
+      return withEnd(copies, columns, start, size, names);
     }
+    copies = copies.filter(Exprs.call(ScalarFunction.GREATER_THAN, end, ts));
     List<Expr> exprs = new ArrayList<>(columns);
     exprs.add(start);
     exprs.add(end);
     return copies.project(exprs, names);
+  }
+
+  /**
+   * {@code input}'s {@code columns}, the window start {@code start} and its end {@code start +
+   * size}: two projections, so that the start (a {@code time_bucket} and a shift) is computed once
+   * per row, not once more inside the end.
+   */
+  private static PlanBuilder withEnd(
+      PlanBuilder input, List<Expr> columns, Expr start, Duration size, List<String> names) {
+    List<Expr> lower = new ArrayList<>(columns);
+    lower.add(start);
+    PlanBuilder started = input.project(lower, names.subList(0, columns.size() + 1));
+    List<Expr> upper = new ArrayList<>();
+    for (int c = 0; c <= columns.size(); c++) {
+      Column each = started.schema().column(c);
+      upper.add(new ColumnRef(c, each.type(), each.nullable(), each.name()));
+    }
+    upper.add(Exprs.call(ScalarFunction.ADD, upper.get(columns.size()), Exprs.interval(size)));
+    return started.project(upper, names);
   }
 
   private static int timeColumn(String function, RexNode descriptor) {

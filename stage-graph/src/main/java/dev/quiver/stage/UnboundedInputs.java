@@ -217,12 +217,36 @@ public final class UnboundedInputs {
     return false;
   }
 
-  /** {@code time_bucket(w, ts, o) + x} or {@code time_bucket(w, ts, o) - k + x}, ts event time. */
+  /**
+   * {@code start + x}, where start is a window start over the event time: computed in place ({@link
+   * #isWindowStartExpr}) or a column of {@code input} computed so ({@link #isWindowStart}).
+   */
   private static boolean isWindowEndExpr(Expr expr, PlanNode input) {
     if (!(expr instanceof Call add) || add.function() != ScalarFunction.ADD) {
       return false;
     }
     Expr start = add.arg(0);
+    return start instanceof ColumnRef ref
+        ? isWindowStart(input, ref.index())
+        : isWindowStartExpr(start, input);
+  }
+
+  /** Whether column {@code column} of {@code node} is a window start (as read through columns). */
+  private static boolean isWindowStart(PlanNode node, int column) {
+    if (node instanceof Project project) {
+      Expr expr = project.expressions().get(column);
+      return expr instanceof ColumnRef ref
+          ? isWindowStart(project.input(), ref.index())
+          : isWindowStartExpr(expr, project.input());
+    }
+    if (node instanceof Filter || node instanceof Exchange) {
+      return isWindowStart(node.child(0), column);
+    }
+    return false;
+  }
+
+  /** {@code time_bucket(w, ts, o)} or {@code time_bucket(w, ts, o) - k}, ts the event time. */
+  private static boolean isWindowStartExpr(Expr start, PlanNode input) {
     if (start instanceof Call subtract && subtract.function() == ScalarFunction.SUBTRACT) {
       start = subtract.arg(0);
     }
