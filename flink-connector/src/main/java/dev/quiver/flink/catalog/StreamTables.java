@@ -59,7 +59,7 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  *     'path' (required), 'format' = 'parquet' | 'csv', 'csv.field-delimiter', 'csv.header',
  *     'source.monitor-interval': with it the directory is watched for new files (unbounded),
  *         without it the files present now are the table (bounded, as Flink's; a directory that
- *         does not exist yet or holds none is an empty table, for INSERT INTO to write)
+ *         does not exist yet or holds none may be declared, for INSERT INTO to write)
  *   'connector' = 'nexmark'                   one kind of the Nexmark generator's events, a stream
  *     'kind' = 'person' | 'auction' | 'bid', 'events' (required), 'seed', 'events-per-second',
  *     'base-time-millis', 'block-events', 'scan.batch.rows', 'progress' ({@link NexmarkTables})
@@ -278,8 +278,9 @@ public final class StreamTables {
 
   /**
    * The file table {@code spec} describes; if its directory does not exist yet or holds no files of
-   * its format, an empty table of the declared schema, which an {@code INSERT INTO} can write (a
-   * query reads the files present when the table was declared: declare it again to read them).
+   * its format, a table of the declared schema without files, which an {@code INSERT INTO} can
+   * write. A query of it fails as a query of a missing location does (a table is the files present
+   * when it was declared: declare it again to read what was written).
    */
   private static CatalogTable files(String name, FileTableSpec spec, RowSchema schema) {
     try {

@@ -45,6 +45,9 @@ import org.apache.flink.util.ExceptionUtils;
  * until the job has ended, so that its tasks have released their memory. A query that fails while
  * running (bad data, a division by zero) throws from {@link #hasNext()} or {@link #next()}, with
  * the {@link QuiverException} of the failing task when there is one. Not thread-safe.
+ *
+ * <p>An {@code INSERT INTO} has a result too ({@link #insertInto()}): the handle of the job that
+ * writes the table, with no rows while it runs and one, the rows written, when it has ended.
  */
 public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
   private final Schema schema;

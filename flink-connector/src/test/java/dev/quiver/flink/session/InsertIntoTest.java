@@ -89,6 +89,9 @@ class InsertIntoTest {
     Path out = dir.resolve("out-" + format);
     String table = "out_" + format;
     session.execute(createOut(table, out, format)); // the directory does not exist yet
+    assertThatThrownBy(() -> rows("SELECT count(*) FROM " + table))
+        .hasMessageContaining("[FILE_NOT_FOUND] Table '" + table + "': Table location")
+        .hasMessageEndingWith("does not exist"); // read once declared again (below)
     String select = "SELECT id, customer, amount, ts FROM orders WHERE id % 4 <> 1";
     try (SqlResult insert = session.execute("INSERT INTO " + table + " " + select).orElseThrow()) {
       assertThat(insert.insertInto()).contains(table);
