@@ -109,6 +109,13 @@ final class Progress implements AutoCloseable {
     output.write();
   }
 
+  /** Prints {@code line} on the error stream, the progress line erased first. */
+  synchronized void note(String line) {
+    erase();
+    err.println(line);
+    err.flush();
+  }
+
   /** The text of the line now. */
   String text() {
     double seconds = (System.nanoTime() - startNanos) / 1e9;

@@ -7,6 +7,7 @@ import dev.quiver.sql.ddl.DdlParser;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The statements of one {@code quiver sql} input (the QUERY argument or a {@code -f FILE}), run in
@@ -21,6 +22,15 @@ import java.util.List;
  * A query over a stream (an unbounded table) prints each batch as its checkpoint completes and runs
  * until the stream ends or Ctrl-C cancels it; it is printed as CSV unless a line format is chosen,
  * since a table is printed when the result is complete and a stream's never is.
+ *
+ * <pre>
+ *   CREATE TABLE totals (...) WITH ('connector' = 'kafka', ...);    registers totals
+ *   INSERT INTO totals SELECT ... FROM clicks GROUP BY ...;          writes totals, exactly once
+ * </pre>
+ *
+ * An {@code INSERT INTO} runs its job until it ends, then prints the rows it wrote; over a stream
+ * it runs until Ctrl-C cancels it (what its checkpoints committed stays written), and the
+ * statements after it wait for it.
  */
 final class Script {
   private Script() {}
@@ -57,8 +67,21 @@ final class Script {
         session.execute(statement);
         continue;
       }
-      try (SqlResult result = session.sql(statement)) {
-        ResultFormat chosen = format(format, result.streaming());
+      try (SqlResult result = session.execute(statement).orElseThrow()) {
+        Optional<String> table = result.insertInto();
+        if (table.isPresent() && result.streaming()) {
+          progress.note(
+              "quiver: INSERT INTO "
+                  + table.get()
+                  + " runs as job "
+                  + result.jobId()
+                  + " until Ctrl-C stops it");
+        }
+        // An INSERT's result is one row at its end, the rows written: never a stream of rows.
+        ResultFormat chosen =
+            table.isPresent()
+                ? (format == null ? ResultFormat.TABLE : format)
+                : format(format, result.streaming());
         rows +=
             ResultStreaming.write(
                 session, result, chosen.writer(output.writer()), output, progress);

@@ -49,6 +49,8 @@ final class Shell {
           "  explain SELECT ...;          the stages the query would run",
           "  CREATE TABLE t (...) WITH ('connector' = 'kafka' | 'filesystem', ...);",
           "                               a stream, as Flink SQL declares it; DROP TABLE t;",
+          "  INSERT INTO t SELECT ...;    write the rows into t, exactly once (over a stream:",
+          "                               until Ctrl-C)",
           "  explain analyze SELECT ...;  run it: rows, bytes and time per stage and task",
           "");
 
@@ -197,7 +199,7 @@ final class Shell {
 
   /** Starts {@code sql}, cancelled at once if Ctrl-C came while it was planned. */
   private SqlResult start(String sql) {
-    SqlResult result = session.sql(sql);
+    SqlResult result = session.execute(sql).orElseThrow(); // a query, or an INSERT
     running.set(result);
     if (cancelled.get()) {
       result.cancel();

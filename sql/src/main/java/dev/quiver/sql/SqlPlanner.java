@@ -19,6 +19,7 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -58,13 +59,42 @@ public final class SqlPlanner {
   public PlanNode plan(String sql, PlannerOptions options) {
     requireNonNull(sql, "sql is null");
     requireNonNull(options, "options is null");
-    RelNode rel = toRel(sql);
+    return translate(toRel(sql), options, null);
+  }
+
+  /** Whether {@code sql} is an {@code INSERT} statement (by its first word, after comments). */
+  public static boolean isInsert(String sql) {
+    return Statements.nonQuery(requireNonNull(sql, "sql is null")).equals(Optional.of("INSERT"));
+  }
+
+  /**
+   * Plans {@code INSERT INTO target SELECT ...} (or {@code ... VALUES ...}): the query is planned
+   * as {@link #plan} plans it, its columns made into the target's ({@link InsertPlan}). Writing the
+   * rows is the caller's: this module knows no connector.
+   *
+   * @throws dev.quiver.error.QuiverException if {@code sql} is not an INSERT, the target does not
+   *     exist, the query's columns do not fit the target's (one line naming the column), or the
+   *     query cannot be planned
+   */
+  public InsertPlan planInsert(String sql, PlannerOptions options) {
+    requireNonNull(sql, "sql is null");
+    requireNonNull(options, "options is null");
+    CatalogTable[] target = new CatalogTable[1];
+    RelNode rel = toRel(sql, target);
+    return new InsertPlan(target[0], translate(rel, options, target[0]));
+  }
+
+  /** The plan of {@code rel}; with {@code target}, with exactly the target's column types. */
+  private PlanNode translate(RelNode rel, PlannerOptions options, CatalogTable target) {
     // The query's column names, taken before the rewrites: removing a projection that only
     // renames (SELECT b AS s ...) also drops its names.
     List<String> names = rel.getRowType().getFieldNames();
     RelNode logical = LogicalRewrites.apply(rel);
     // A single-node plan, then the passes that place every exchange at the query's parallelism.
     PlanNode plan = new RelTranslator(options).translateRoot(logical, names).build();
+    if (target != null) {
+      plan = InsertTargets.retype(plan, target);
+    }
     plan =
         SpreadUnbalancedScans.withParallelism(options.parallelism(), options.spreadThresholdBytes())
             .apply(plan);
@@ -91,14 +121,35 @@ public final class SqlPlanner {
   }
 
   private RelNode toRel(String sql) {
+    return toRel(sql, null);
+  }
+
+  /**
+   * The relational plan of the query {@code sql}; with {@code insertTarget}, of the INSERT {@code
+   * sql}, whose target is put into {@code insertTarget[0]} and whose query's columns are made into
+   * the target's.
+   */
+  private RelNode toRel(String sql, CatalogTable[] insertTarget) {
     Planner planner = Frameworks.getPlanner(config());
     String text = DateFunctionSyntax.unquoteUnits(withoutTerminator(sql));
     try {
       SqlNode parsed = planner.parse(text);
-      Statements.checkQuery(parsed, text); // DDL, DML, SET: before the validator trips on them
+      CatalogTable target = null;
+      if (insertTarget == null) {
+        Statements.checkQuery(parsed, text); // DDL, DML, SET: before the validator trips on them
+      } else if (parsed instanceof SqlInsert insert) {
+        target = InsertTargets.target(insert, catalog);
+        parsed = insert.getSource();
+      } else {
+        throw Errors.invalid("not an INSERT statement: " + Statements.name(parsed, text), null);
+      }
       parsed = DateFunctionSyntax.rewrite(parsed);
       SqlNode validated = planner.validate(parsed);
       RelNode rel = CurrentDate.pin(planner.rel(validated).project(), LocalDate.now());
+      if (target != null) {
+        rel = InsertTargets.project(rel, target);
+        insertTarget[0] = target;
+      }
       JoinSelectivity.install(rel.getCluster());
       return rel;
     } catch (SqlParseException e) {

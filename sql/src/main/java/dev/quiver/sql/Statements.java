@@ -20,7 +20,8 @@ import org.apache.calcite.sql.SqlSetOption;
  * SqlKind}, naming the statement. Statements the parser does not know ({@code CREATE VIEW}, {@code
  * DROP TABLE}, {@code TRUNCATE}) get the same answer instead of a syntax error: whatever their
  * syntax, Quiver would not run them. {@code CREATE TABLE} and {@code DROP TABLE} are run by a
- * session ({@link DdlParser}, {@code QuiverSession.execute}), not planned: their message says so.
+ * session ({@link DdlParser}, {@code QuiverSession.execute}), not planned, and {@code INSERT} is
+ * planned by {@link SqlPlanner#planInsert} and run by a session: their message says so.
  */
 final class Statements {
   // The words that start a statement which is not a query (a query starts with SELECT, WITH,
@@ -100,7 +101,7 @@ final class Statements {
    * but a query planner cannot, where to send them instead.
    */
   static QuiverException unsupported(String statement, String sql) {
-    return DdlParser.isDdl(sql)
+    return DdlParser.isDdl(sql) || statement.equals("INSERT")
         ? Errors.unsupported(statement + " (use QuiverSession.execute or the CLI)")
         : Errors.unsupported(statement);
   }

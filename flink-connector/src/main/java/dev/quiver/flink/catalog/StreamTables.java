@@ -21,6 +21,7 @@ import dev.quiver.plan.time.StreamOptions;
 import dev.quiver.sql.CatalogTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +33,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -50,11 +52,14 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  *     'scan.startup.mode' = 'earliest-offset' (default) | 'latest-offset' | 'group-offsets',
  *     'scan.bounded.mode' = 'unbounded' (default) | 'latest-offset' (a bounded table: the
  *         records present when the query starts), 'csv.field-delimiter',
- *     'scan.watermark.idle-timeout' (default 1 s), 'scan.batch.rows', 'scan.batch.delay'
+ *     'scan.watermark.idle-timeout' (default 1 s), 'scan.batch.rows', 'scan.batch.delay';
+ *     written by INSERT INTO ({@link TableSinks}): 'sink.delivery-guarantee' = 'exactly-once'
+ *         (default) | 'at-least-once' | 'none', 'sink.transactional-id-prefix'
  *   'connector' = 'filesystem'                files of one format under a directory
  *     'path' (required), 'format' = 'parquet' | 'csv', 'csv.field-delimiter', 'csv.header',
  *     'source.monitor-interval': with it the directory is watched for new files (unbounded),
- *         without it the files present now are the table (bounded, as Flink's)
+ *         without it the files present now are the table (bounded, as Flink's; a directory that
+ *         does not exist yet or holds none may be declared, for INSERT INTO to write)
  *   'connector' = 'nexmark'                   one kind of the Nexmark generator's events, a stream
  *     'kind' = 'person' | 'auction' | 'bid', 'events' (required), 'seed', 'events-per-second',
  *     'base-time-millis', 'block-events', 'scan.batch.rows', 'progress' ({@link NexmarkTables})
@@ -84,7 +89,9 @@ public final class StreamTables {
           "csv.field-delimiter",
           "scan.watermark.idle-timeout",
           "scan.batch.rows",
-          "scan.batch.delay");
+          "scan.batch.delay",
+          "sink.delivery-guarantee",
+          "sink.transactional-id-prefix");
   private static final Set<String> FILESYSTEM_KEYS =
       Set.of(
           "connector",
@@ -131,6 +138,8 @@ public final class StreamTables {
         idleTimeout(name, with);
         batchRows(name, with, KafkaBatchSource.DEFAULT_BATCH_ROWS);
         csvDelimiter(name, with);
+        deliveryGuarantee(name, with);
+        transactionalIdPrefix(name, with);
         if (!kafkaBounded(name, with)) {
           options.putAll(StreamOptions.unbounded(eventTime));
         }
@@ -144,7 +153,7 @@ public final class StreamTables {
         batchRows(name, with, 8192);
         if (monitorInterval(name, with).isEmpty()) {
           // Flink's filesystem table without a monitor interval: the files present now.
-          return FileCatalogTables.open(name, fileSpec(name, with, schema.toArrow()));
+          return files(name, fileSpec(name, with, schema.toArrow()), schema);
         }
         options.putAll(StreamOptions.unbounded(eventTime));
       }
@@ -267,6 +276,26 @@ public final class StreamTables {
     return builder.build().stream(env, tasks);
   }
 
+  /**
+   * The file table {@code spec} describes; if its directory does not exist yet or holds no files of
+   * its format, a table of the declared schema without files, which an {@code INSERT INTO} can
+   * write. A query of it fails as a query of a missing location does (a table is the files present
+   * when it was declared: declare it again to read what was written).
+   */
+  private static CatalogTable files(String name, FileTableSpec spec, RowSchema schema) {
+    try {
+      return FileCatalogTables.open(name, spec);
+    } catch (QuiverException e) {
+      Path path = Path.of(spec.location());
+      if (e.code() != ErrorCode.FILE_NOT_FOUND
+          || spec.location().chars().anyMatch(c -> "*?[{".indexOf(c) >= 0)
+          || (Files.exists(path) && !Files.isDirectory(path))) {
+        throw e;
+      }
+      return new CatalogTable(name, schema, 0, List.of(), FileTableOptions.encode(spec));
+    }
+  }
+
   private static FileTableSpec fileSpec(String name, Map<String, String> with, Schema schema) {
     return FileTableSpec.of(with.get("path"))
         .withFormat(fileFormat(name, with))
@@ -274,7 +303,7 @@ public final class StreamTables {
         .withSchema(schema);
   }
 
-  private static KafkaValueFormat kafkaFormat(String name, Map<String, String> with) {
+  static KafkaValueFormat kafkaFormat(String name, Map<String, String> with) {
     String format = required(name, with, "format").toLowerCase(Locale.ROOT);
     return switch (format) {
       case "json" -> KafkaValueFormat.JSON;
@@ -285,7 +314,7 @@ public final class StreamTables {
     };
   }
 
-  private static FileFormat fileFormat(String name, Map<String, String> with) {
+  static FileFormat fileFormat(String name, Map<String, String> with) {
     String format = required(name, with, "format").toLowerCase(Locale.ROOT);
     return switch (format) {
       case "parquet" -> FileFormat.PARQUET;
@@ -313,6 +342,31 @@ public final class StreamTables {
     };
   }
 
+  /** {@code 'sink.delivery-guarantee'}: exactly-once (Quiver's default), at-least-once, none. */
+  static DeliveryGuarantee deliveryGuarantee(String name, Map<String, String> with) {
+    String guarantee = with.getOrDefault("sink.delivery-guarantee", "exactly-once");
+    return switch (guarantee.toLowerCase(Locale.ROOT)) {
+      case "exactly-once" -> DeliveryGuarantee.EXACTLY_ONCE;
+      case "at-least-once" -> DeliveryGuarantee.AT_LEAST_ONCE;
+      case "none" -> DeliveryGuarantee.NONE;
+      default ->
+          throw invalid(
+              name,
+              "'sink.delivery-guarantee' = '"
+                  + guarantee
+                  + "' is not one of exactly-once, at-least-once, none");
+    };
+  }
+
+  /** {@code 'sink.transactional-id-prefix'}, if set (not blank). */
+  static Optional<String> transactionalIdPrefix(String name, Map<String, String> with) {
+    String prefix = with.get("sink.transactional-id-prefix");
+    if (prefix != null && prefix.isBlank()) {
+      throw invalid(name, "'sink.transactional-id-prefix' must not be blank");
+    }
+    return Optional.ofNullable(prefix);
+  }
+
   private static boolean kafkaBounded(String name, Map<String, String> with) {
     String mode = with.getOrDefault("scan.bounded.mode", "unbounded");
     return switch (mode) {
@@ -324,7 +378,7 @@ public final class StreamTables {
     };
   }
 
-  private static Optional<Character> csvDelimiter(String name, Map<String, String> with) {
+  static Optional<Character> csvDelimiter(String name, Map<String, String> with) {
     String delimiter = with.get("csv.field-delimiter");
     if (delimiter == null) {
       return Optional.empty();
@@ -335,7 +389,7 @@ public final class StreamTables {
     return Optional.of(delimiter.charAt(0));
   }
 
-  private static CsvOptions csv(String name, Map<String, String> with) {
+  static CsvOptions csv(String name, Map<String, String> with) {
     CsvOptions csv = CsvOptions.DEFAULT;
     Optional<Character> delimiter = csvDelimiter(name, with);
     if (delimiter.isPresent()) {

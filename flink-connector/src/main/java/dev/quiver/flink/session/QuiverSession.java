@@ -9,10 +9,12 @@ import dev.quiver.flink.catalog.DirectoryTables;
 import dev.quiver.flink.catalog.FileCatalogTables;
 import dev.quiver.flink.catalog.FileTableSpec;
 import dev.quiver.flink.catalog.StreamTables;
+import dev.quiver.flink.catalog.TableSinks;
 import dev.quiver.flink.compiler.JobRunner;
 import dev.quiver.flink.compiler.QueryResult;
 import dev.quiver.flink.compiler.StageGraphCompiler;
 import dev.quiver.flink.runtime.RowCountSink;
+import dev.quiver.flink.runtime.WriteJob;
 import dev.quiver.formats.CsvOptions;
 import dev.quiver.formats.FileFormat;
 import dev.quiver.operators.memory.Allocators;
@@ -21,6 +23,7 @@ import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
 import dev.quiver.sql.Catalog;
 import dev.quiver.sql.CatalogTable;
+import dev.quiver.sql.InsertPlan;
 import dev.quiver.sql.PlannerOptions;
 import dev.quiver.sql.SqlPlanner;
 import dev.quiver.sql.ddl.CreateTable;
@@ -229,15 +232,34 @@ public final class QuiverSession implements AutoCloseable {
    * table there is; {@code DROP TABLE} of a name it does not have fails, unless {@code IF EXISTS}.
    * Queries already running over a dropped table keep reading it.
    *
-   * @return the query's result, or empty for {@code CREATE TABLE} and {@code DROP TABLE}
+   * <p>{@code INSERT INTO t SELECT ...} (or {@code VALUES}) starts a job that writes the rows into
+   * the table {@code t}, a Kafka topic or a directory of files declared by {@code CREATE TABLE},
+   * and returns its result at once: a streaming job (the query reads an unbounded table) runs until
+   * the result is cancelled or closed, a bounded one ends when every row is written, and its result
+   * then holds one row, the rows written ({@link SqlResult#insertInto()}). The query's columns go
+   * into the table's by position, each of the column's type or one that widens into it (INTEGER
+   * into BIGINT), else one line names the column. Each row is written exactly once: the sinks
+   * commit what they wrote with the job's checkpoints, so readers of the topic ({@code
+   * isolation.level = read_committed}) or of the directory see a row once its checkpoint has
+   * completed, and never one that a restart takes back ({@link TableSinks}).
+   *
+   * <pre>{@code
+   * session.execute("CREATE TABLE totals (...) WITH ('connector' = 'kafka', 'topic' = 'totals', ...)");
+   * SqlResult job = session.execute("INSERT INTO totals SELECT ... FROM bids GROUP BY ...").orElseThrow();
+   * ... job.cancel() or job.close() stops it; job.rows() waits for a bounded one: [[rows written]]
+   * }</pre>
+   *
+   * @return the query's or INSERT's result, or empty for {@code CREATE TABLE} and {@code DROP
+   *     TABLE}
    * @throws QuiverException if the statement does not parse, a table to create exists or one to
-   *     drop does not, the connector options are wrong, or the query cannot run (see {@link #sql})
+   *     drop does not, the connector options are wrong, the query cannot run (see {@link #sql}), or
+   *     an INSERT's table cannot be written or does not fit the query
    */
   public Optional<SqlResult> execute(String statement) {
     requireNonNull(statement, "statement is null");
     Optional<DdlStatement> ddl = DdlParser.parse(statement);
     if (ddl.isEmpty()) {
-      return Optional.of(sql(statement));
+      return Optional.of(SqlPlanner.isInsert(statement) ? insert(statement) : sql(statement));
     }
     if (ddl.get() instanceof CreateTable create) {
       createTable(create);
@@ -245,6 +267,51 @@ public final class QuiverSession implements AutoCloseable {
       dropTable((DropTable) ddl.get());
     }
     return Optional.empty();
+  }
+
+  /** Plans and starts {@code INSERT INTO ...} (see {@link #execute}). */
+  private SqlResult insert(String sql) {
+    checkOpen();
+    long start = System.nanoTime();
+    InsertPlan insert = planInsert(sql);
+    TableSinks sink = TableSinks.of(insert.target());
+    PlanNode plan = UnboundedInputs.prepare(insert.plan());
+    StageGraph graph = stagePlanner.plan(plan);
+    boolean streaming = UnboundedInputs.readsUnbounded(plan);
+    WriteJob job;
+    try {
+      StreamExecutionEnvironment env = cluster.environment();
+      if (streaming) {
+        streaming(env);
+      }
+      // A new scan factory per query: it reopens each table, so changed files are noticed.
+      sink.write(compiler.withScanSources(new CatalogScanSources()).compile(env, graph));
+      job = WriteJob.submit(env, jobName(sql), allocator);
+    } catch (RuntimeException e) {
+      throw e; // QuiverException for files that changed since registration, or a bug
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot submit the INSERT to " + cluster.description(), e);
+    }
+    SqlResult result =
+        new SqlResult(
+            insert.target().name(), job, graph, open::remove, cluster::failedTask, streaming);
+    open.add(result);
+    if (closed) { // closed while submitting: close() may have missed this result
+      result.close();
+      checkOpen();
+    }
+    LOG.debug(
+        "INSERT INTO {} submitted as job {} in {} ms:\n{}",
+        insert.target().name(),
+        result.jobId(),
+        (System.nanoTime() - start) / 1_000_000,
+        graph.explain());
+    return result;
+  }
+
+  private synchronized InsertPlan planInsert(String sql) {
+    checkOpen();
+    return new SqlPlanner(catalog).planInsert(sql, options);
   }
 
   private synchronized void createTable(CreateTable create) {

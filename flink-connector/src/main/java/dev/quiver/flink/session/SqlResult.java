@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.flink.compiler.QueryResult;
+import dev.quiver.flink.runtime.WriteJob;
 import dev.quiver.flink.stage.TaskStats;
 import dev.quiver.stage.StageGraph;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.client.JobCancellationException;
 import org.apache.flink.util.CloseableIterator;
@@ -43,10 +45,16 @@ import org.apache.flink.util.ExceptionUtils;
  * until the job has ended, so that its tasks have released their memory. A query that fails while
  * running (bad data, a division by zero) throws from {@link #hasNext()} or {@link #next()}, with
  * the {@link QuiverException} of the failing task when there is one. Not thread-safe.
+ *
+ * <p>An {@code INSERT INTO} has a result too ({@link #insertInto()}): the handle of the job that
+ * writes the table, with no rows while it runs and one, the rows written, when it has ended.
  */
 public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
   private final Schema schema;
-  private final QueryResult result;
+  private final CloseableIterator<VectorSchemaRoot> batches;
+  private final StageGraph graph;
+  private final JobClient client;
+  private final Optional<String> insertInto;
 
   private final Consumer<SqlResult> onClose;
   private final Function<JobID, Optional<String>> failedTask;
@@ -54,6 +62,8 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
   private boolean closed;
 
   /**
+   * The result of a query.
+   *
    * @param failedTask the Flink task (name and subtask) whose failure ended a failed job, where the
    *     cluster can say
    * @param streaming whether the query reads an unbounded table (a STREAMING job)
@@ -64,11 +74,64 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
       Consumer<SqlResult> onClose,
       Function<JobID, Optional<String>> failedTask,
       boolean streaming) {
+    this(
+        schema,
+        result,
+        result.graph(),
+        result.jobClient(),
+        Optional.empty(),
+        onClose,
+        failedTask,
+        streaming);
+  }
+
+  /** The result of an {@code INSERT INTO table}: its job's count of rows written, at its end. */
+  SqlResult(
+      String table,
+      WriteJob job,
+      StageGraph graph,
+      Consumer<SqlResult> onClose,
+      Function<JobID, Optional<String>> failedTask,
+      boolean streaming) {
+    this(
+        WriteJob.SCHEMA,
+        job,
+        graph,
+        job.jobClient(),
+        Optional.of(table),
+        onClose,
+        failedTask,
+        streaming);
+  }
+
+  private SqlResult(
+      Schema schema,
+      CloseableIterator<VectorSchemaRoot> batches,
+      StageGraph graph,
+      JobClient client,
+      Optional<String> insertInto,
+      Consumer<SqlResult> onClose,
+      Function<JobID, Optional<String>> failedTask,
+      boolean streaming) {
     this.schema = requireNonNull(schema, "schema is null");
-    this.result = requireNonNull(result, "result is null");
+    this.batches = requireNonNull(batches, "batches is null");
+    this.graph = requireNonNull(graph, "graph is null");
+    this.client = requireNonNull(client, "client is null");
+    this.insertInto = insertInto;
     this.onClose = requireNonNull(onClose, "onClose is null");
     this.failedTask = requireNonNull(failedTask, "failedTask is null");
     this.streaming = streaming;
+  }
+
+  /**
+   * The table an {@code INSERT INTO} writes, or empty for a query. The result of an INSERT has no
+   * rows while its job runs; when the job has ended it has one, of one BIGINT column {@value
+   * WriteJob#ROWS_WRITTEN}: the rows written. A streaming INSERT runs until it is cancelled ({@link
+   * #cancel()}, {@link #close()}) or stopped with a savepoint, so {@link #hasNext()} waits for as
+   * long as it runs and then fails with the cancellation.
+   */
+  public Optional<String> insertInto() {
+    return insertInto;
   }
 
   /**
@@ -87,18 +150,18 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
 
   /** The stage graph the job runs (its {@code explain()} is the query's EXPLAIN). */
   public StageGraph graph() {
-    return result.graph();
+    return graph;
   }
 
   /** The Flink job's id (to find it in the web UI or logs). */
   public JobID jobId() {
-    return result.jobClient().getJobID();
+    return client.getJobID();
   }
 
   @Override
   public boolean hasNext() {
     try {
-      return !closed && result.hasNext();
+      return !closed && batches.hasNext();
     } catch (RuntimeException e) {
       throw failed(e);
     }
@@ -108,7 +171,7 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
   @Override
   public VectorSchemaRoot next() {
     try {
-      return result.next();
+      return batches.next();
     } catch (RuntimeException e) {
       throw failed(e);
     }
@@ -140,8 +203,7 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
    */
   public Map<Integer, List<TaskStats.Task>> taskStats() {
     try {
-      JobExecutionResult done =
-          result.jobClient().getJobExecutionResult().get(30, TimeUnit.SECONDS);
+      JobExecutionResult done = client.getJobExecutionResult().get(30, TimeUnit.SECONDS);
       return TaskStats.fromAccumulators(done.getAllAccumulatorResults());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -159,7 +221,7 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
    * nothing once the job has ended.
    */
   public void cancel() {
-    result.jobClient().cancel();
+    client.cancel();
   }
 
   /**
@@ -192,10 +254,7 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
           "only a streaming query stops with a savepoint: job " + jobId() + " is a batch job");
     }
     try {
-      return result
-          .jobClient()
-          .stopWithSavepoint(false, directory, SavepointFormatType.CANONICAL)
-          .get();
+      return client.stopWithSavepoint(false, directory, SavepointFormatType.CANONICAL).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while stopping job " + jobId(), e);
@@ -225,7 +284,14 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
     }
     closed = true;
     try {
-      result.close();
+      batches.close();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while ending job " + jobId(), e);
+    } catch (Exception e) {
+      throw new IllegalStateException("job " + jobId() + " did not end", e);
     } finally {
       onClose.accept(this);
     }

@@ -22,11 +22,16 @@ import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
@@ -186,6 +191,46 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
       offsets.add(future.get(30, TimeUnit.SECONDS).offset());
     }
     return offsets;
+  }
+
+  /**
+   * The values of {@code topic} from the start of each partition to its end now, partition by
+   * partition. With {@code committedOnly}, as a consumer with {@code isolation.level =
+   * read_committed} reads them: up to each partition's last stable offset, the records of aborted
+   * transactions left out; else every record written, aborted ones too.
+   */
+  public List<String> values(String topic, boolean committedOnly) {
+    Map<String, Object> config =
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrapServers,
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+            committedOnly ? "read_committed" : "read_uncommitted",
+            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+            false);
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+              .map(info -> new TopicPartition(topic, info.partition()))
+              .toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      // A read_committed consumer's end offsets are the last stable offsets.
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(30));
+      List<String> values = new ArrayList<>();
+      long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("cannot read " + topic + " to " + end);
+        }
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+          values.add(
+              record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8));
+        }
+      }
+      return values;
+    }
   }
 
   private KafkaProducer<byte[], byte[]> producer() {
