@@ -44,23 +44,11 @@ final class ClusterClasspath {
 
   /**
    * Flink artifacts a distribution's {@code lib/} does not hold: connectors other than the file
-   * system's. A job that reads Kafka ships the connector ({@link #kafkaConnectorJar}).
+   * system's. A job that reads Kafka ships the connector inside {@code quiver-job.jar}.
    */
   private static final List<String> NOT_IN_A_DISTRIBUTION = List.of(KAFKA_CONNECTOR);
 
   private ClusterClasspath() {}
-
-  /**
-   * The jar of Flink's Kafka connector on {@code classPath}, which a job that reads Kafka ships
-   * beside {@code quiver-job.jar} (that jar leaves out every Flink artifact).
-   */
-  static String kafkaConnectorJar(String classPath) {
-    return Arrays.stream(classPath.split(File.pathSeparator))
-        .filter(entry -> entry.replace(File.separatorChar, '/').contains("/" + KAFKA_CONNECTOR))
-        .findFirst()
-        .orElseThrow(
-            () -> new IllegalStateException("no " + KAFKA_CONNECTOR + " jar on the class path"));
-  }
 
   /** The Flink jars of {@code classPath} (entries separated by the platform's separator). */
   static List<String> flinkOnly(String classPath) {

@@ -139,16 +139,13 @@ class StreamingKillsIT {
     flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
     flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 30);
     flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(1));
-    String classPath =
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     QuiverSession session =
         QuiverSession.builder()
             .parallelism(PARALLELISM)
             .remote(
                 "127.0.0.1",
                 tpch.cluster.restPort(),
-                tpch.jobJar.toString(),
-                ClusterClasspath.kafkaConnectorJar(classPath))
+                tpch.jobJar.toString()) // with Flink's Kafka connector, which the cluster lacks
             .configuration(flink)
             .build();
     String columns = "id BIGINT, auction BIGINT, price DOUBLE, ts TIMESTAMP(3)";
