@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -17,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ConfigurationUtils;
 import org.apache.flink.configuration.CoreOptions;
@@ -30,6 +32,7 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
+import org.apache.flink.util.FileUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,6 +71,7 @@ public final class LocalCluster implements SessionCluster {
   private final int slots;
   private MiniCluster cluster; // started by the first job: planning and EXPLAIN need none
   private MiniClusterExecutors executors;
+  private Path checkpoints; // this cluster's checkpoint directory, if it made one
   private boolean closed;
 
   private LocalCluster(
@@ -111,10 +115,11 @@ public final class LocalCluster implements SessionCluster {
     }
     if (cluster == null) {
       checkTempDirectories(clusterConfiguration);
+      Configuration configuration = withCheckpointDirectory(clusterConfiguration);
       MiniCluster created =
           new MiniCluster(
               new MiniClusterConfiguration.Builder()
-                  .setConfiguration(clusterConfiguration)
+                  .setConfiguration(configuration)
                   .setNumTaskManagers(1)
                   .setNumSlotsPerTaskManager(slots)
                   .build());
@@ -277,11 +282,45 @@ public final class LocalCluster implements SessionCluster {
     return "local MiniCluster (" + slots + " slots)";
   }
 
+  /**
+   * {@code configuration} with a checkpoint directory of this cluster's own (under the first of
+   * {@code io.tmp.dirs}, deleted by {@link #close}) unless it names a checkpoint storage or
+   * directory: without one, Flink keeps checkpoints in the JobManager's memory, which refuses any
+   * task state above 5 MB, so a streaming query holding more (an interval join's rows, a window
+   * join's windows) failed every checkpoint and restarted forever.
+   */
+  private Configuration withCheckpointDirectory(Configuration configuration) {
+    if (configuration.contains(CheckpointingOptions.CHECKPOINT_STORAGE)
+        || configuration.contains(CheckpointingOptions.CHECKPOINTS_DIRECTORY)) {
+      return configuration;
+    }
+    try {
+      Path parent = Path.of(ConfigurationUtils.parseTempDirectories(configuration)[0]);
+      checkpoints = Files.createTempDirectory(parent, "quiver-checkpoints-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a checkpoint directory: " + e.getMessage(), e);
+    }
+    Configuration withDirectory = new Configuration(configuration);
+    withDirectory.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+    return withDirectory;
+  }
+
+  /** The checkpoint directory this cluster made and deletes on close, if it made one. */
+  synchronized Optional<Path> checkpointDirectory() {
+    return Optional.ofNullable(checkpoints);
+  }
+
   @Override
   public synchronized void close() throws Exception {
     closed = true;
-    if (cluster != null) {
-      cluster.close();
+    try {
+      if (cluster != null) {
+        cluster.close();
+      }
+    } finally {
+      if (checkpoints != null) {
+        FileUtils.deleteDirectory(checkpoints.toFile());
+      }
     }
   }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.client.JobStatusMessage;
@@ -98,6 +99,35 @@ class SessionLifecycleTest {
       assertThat(session.sql("SELECT id FROM orders").rows()).isNotEmpty();
       assertThat(session.localCluster().orElseThrow().isStarted()).isTrue();
     }
+  }
+
+  /**
+   * Without a configured checkpoint storage Flink keeps checkpoints in the JobManager's memory,
+   * which refuses task state above 5 MB: a streaming query holding more (seen: Nexmark q7's
+   * interval join) failed every checkpoint and restarted forever. The local cluster checkpoints
+   * into a directory of its own, deleted with the session, unless the configuration names one.
+   */
+  @Test
+  void theLocalClusterCheckpointsIntoADirectoryItDeletesOnClose(@TempDir Path mine)
+      throws Exception {
+    Path made;
+    try (QuiverSession session = QuiverSession.builder().parallelism(1).build()) {
+      session.registerTable("orders", orders.toString());
+      assertThat(session.sql("SELECT id FROM orders").rows()).isNotEmpty();
+      made = session.localCluster().orElseThrow().checkpointDirectory().orElseThrow();
+      assertThat(made).isDirectory();
+      assertThat(made.getFileName().toString()).startsWith("quiver-checkpoints-");
+    }
+    assertThat(made).doesNotExist();
+    Configuration flink = new Configuration();
+    flink.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, mine.toUri().toString());
+    try (QuiverSession session =
+        QuiverSession.builder().parallelism(1).configuration(flink).build()) {
+      session.registerTable("orders", orders.toString());
+      assertThat(session.sql("SELECT id FROM orders").rows()).isNotEmpty();
+      assertThat(session.localCluster().orElseThrow().checkpointDirectory()).isEmpty();
+    }
+    assertThat(mine).isDirectory();
   }
 
   @Test
