@@ -180,18 +180,60 @@ class StreamingPlanTest {
   }
 
   @Test
-  void anAggregateWithoutAWindowEndIsRefused() {
+  void aGroupByWithoutAWindowIsAnUpdatingAggregateInBothPhases() throws IOException {
+    PlanNode plan =
+        plan(
+            "select auction, n from (select auction, count(*) as n, max(price) as top"
+                + " from bids group by auction) where top > 100");
+    assertThat(UnboundedInputs.isChangelog(plan)).isTrue();
+    assertThat(plan.schema().column(plan.schema().size() - 1).name()).isEqualTo("op");
+    SqlExplainGoldenTest.check("stream_updating_aggregate.txt", SqlExplainGoldenTest.explain(plan));
+  }
+
+  @Test
+  void globalAndWindowStartAggregatesOfAStreamAreUpdatingToo() {
+    for (String sql :
+        List.of(
+            "select count(*), sum(price) from bids",
+            "select distinct bidder from bids",
+            "select window_start, count(*) from table(tumble(table bids, descriptor(ts),"
+                + " interval '1' second)) group by window_start")) {
+      PlanNode plan = plan(sql);
+      assertThat(UnboundedInputs.isChangelog(plan)).as(sql).isTrue();
+      assertThat(PlanPrinter.explain(plan))
+          .as(sql)
+          .contains("updating")
+          .doesNotContain("window end");
+    }
+    assertThat(UnboundedInputs.isChangelog(plan("select * from bids where price > 1"))).isFalse();
+    assertThat(
+            UnboundedInputs.isChangelog(
+                plan("select n_name, count(*) from nation group by n_name")))
+        .isFalse();
+  }
+
+  @Test
+  void whatWouldConsumeAnUpdatingResultIsRefused() {
     assertRefused(
-        "select auction, count(*) from bids group by auction", "must group by the window_end");
+        "select auction, count(distinct bidder) from bids group by auction",
+        "mergeable state (not count(DISTINCT #1))");
     assertRefused(
-        "select window_start, count(*) from table(tumble(table bids, descriptor(ts),"
-            + " interval '1' second)) group by window_start",
-        "must group by the window_end");
+        "select n, count(*) from (select auction, count(*) as n from bids group by auction)"
+            + " group by n",
+        "over an updating result");
+    assertRefused(
+        "select * from (select bidder, count(*) as n from bids group by bidder) c"
+            + " join nation on c.bidder = n_nationkey",
+        "A join over an updating result");
+    assertRefused(
+        "select bidder, count(*) as n from bids group by bidder order by n",
+        "over an updating result");
+    assertRefused(
+        "select auction, median(price) from bids group by auction", "mergeable state (not median");
     assertRefused(
         "select window_end, count(*) from table(tumble(table bids, descriptor(price_ts),"
             + " interval '1' second)) group by window_end",
         "");
-    assertRefused("select count(*) from bids", "unbounded table 'bids'");
   }
 
   @Test

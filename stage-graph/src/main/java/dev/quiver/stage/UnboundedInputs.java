@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.plan.aggregate.AggregateMode;
+import dev.quiver.plan.changelog.RowKind;
 import dev.quiver.plan.expr.Call;
 import dev.quiver.plan.expr.ColumnRef;
 import dev.quiver.plan.expr.Expr;
@@ -13,6 +14,7 @@ import dev.quiver.plan.expr.ScalarFunction;
 import dev.quiver.plan.join.EventTimeJoin;
 import dev.quiver.plan.join.JoinType;
 import dev.quiver.plan.node.Aggregate;
+import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.Exchange;
 import dev.quiver.plan.node.Filter;
 import dev.quiver.plan.node.HashJoin;
@@ -47,12 +49,19 @@ import java.util.Optional;
  *   aggregated on a stream:   GROUP BY the window_end of TUMBLE / HOP / CUMULATE (Flink SQL's
  *                             window table functions): each window's groups are emitted once the
  *                             watermark passes its end ({@link Aggregate#withWindowEnd})
+ *                             any other GROUP BY (or DISTINCT, or a global aggregate) whose calls
+ *                             have mergeable states: an updating result, a changelog of the groups
+ *                             each batch changes ({@link Aggregate#updating()}, {@link
+ *                             #isChangelog}); only filters and projections may follow it, which
+ *                             carry its row kind column through
  *   window functions:         PARTITION BY the window_end of such a window (Flink SQL's window
  *                             top-N and window deduplication: ROW_NUMBER() OVER (PARTITION BY
  *                             window_start, window_end ORDER BY ...) <= n): each window's rows
  *                             are sorted and numbered once the watermark passes its end ({@link
  *                             Window#withWindowEnd}, with the sort below it)
- *   refused on a stream:      other aggregates, sorts, top-n, LIMIT, other window functions, a
+ *   refused on a stream:      aggregates without mergeable states (MEDIAN, COUNT(DISTINCT)),
+ *                             anything but a filter or projection over an updating result,
+ *                             sorts, top-n, LIMIT, other window functions, a
  *                             stream as a join's build side (but in a window join), RIGHT / FULL
  *                             joins with a table
  * </pre>
@@ -103,6 +112,11 @@ public final class UnboundedInputs {
       children.add(windowed(child));
     }
     PlanNode rebuilt = node.withChildren(children);
+    if (rebuilt instanceof Project project
+        && isChangelog(project.input())
+        && !carriesRowKind(project)) {
+      return withRowKind(project);
+    }
     if (rebuilt instanceof HashJoin join) {
       return streamJoin(join);
     }
@@ -111,6 +125,7 @@ public final class UnboundedInputs {
     }
     if (!(rebuilt instanceof Aggregate aggregate)
         || aggregate.windowEnd().isPresent()
+        || aggregate.isUpdating()
         || !readsUnbounded(aggregate)) {
       return rebuilt;
     }
@@ -120,8 +135,11 @@ public final class UnboundedInputs {
       while (below instanceof Exchange) {
         below = below.child(0);
       }
-      return below instanceof Aggregate partial && partial.windowEnd().isPresent()
-          ? aggregate.withWindowEnd(partial.windowEnd().getAsInt())
+      if (below instanceof Aggregate partial && partial.windowEnd().isPresent()) {
+        return aggregate.withWindowEnd(partial.windowEnd().getAsInt());
+      }
+      return below instanceof Aggregate partial && partial.isUpdating()
+          ? aggregate.updating()
           : aggregate;
     }
     for (int key : aggregate.groupKeys()) {
@@ -129,7 +147,56 @@ public final class UnboundedInputs {
         return aggregate.withWindowEnd(key);
       }
     }
-    return aggregate;
+    return canUpdate(aggregate) ? aggregate.updating() : aggregate;
+  }
+
+  /**
+   * Whether {@code aggregate} (over a stream, not windowed) can emit its result as a changelog:
+   * over rows that are only ever added (no changelog below it), without global grouping sets, and
+   * with a mergeable partial state for every call (its groups are checkpointed as partial states).
+   */
+  private static boolean canUpdate(Aggregate aggregate) {
+    return !isChangelog(aggregate.input())
+        && aggregate.globalSets().isEmpty()
+        && aggregate.calls().stream().allMatch(call -> call.hasPartialState());
+  }
+
+  /**
+   * Whether {@code node}'s result is updating, a changelog whose last column is the row kind
+   * ({@link dev.quiver.plan.changelog.RowKind}): an updating FINAL or SINGLE aggregate ({@link
+   * Aggregate#updating()}), and the filters, projections and exchanges above it, which carry the
+   * row kind through. Every other node over a changelog is refused by {@link #check}.
+   */
+  public static boolean isChangelog(PlanNode node) {
+    requireNonNull(node, "node is null");
+    if (node instanceof Aggregate aggregate) {
+      return aggregate.emitsChangelog();
+    }
+    if (node instanceof Filter || node instanceof Exchange) {
+      return isChangelog(node.child(0));
+    }
+    return node instanceof Project project
+        && isChangelog(project.input())
+        && carriesRowKind(project);
+  }
+
+  /** Whether {@code project}'s last expression reads its input's last column, the row kind. */
+  private static boolean carriesRowKind(Project project) {
+    List<Expr> expressions = project.expressions();
+    return !expressions.isEmpty()
+        && expressions.get(expressions.size() - 1) instanceof ColumnRef ref
+        && ref.index() == project.input().schema().size() - 1;
+  }
+
+  /** {@code project} with its input's row kind appended as its last column. */
+  private static Project withRowKind(Project project) {
+    List<Expr> expressions = new ArrayList<>(project.expressions());
+    List<String> names = new ArrayList<>(project.names());
+    int kind = project.input().schema().size() - 1;
+    Column column = project.input().schema().column(kind);
+    expressions.add(new ColumnRef(kind, column.type(), column.nullable(), column.name()));
+    names.add(RowKind.COLUMN);
+    return new Project(project.input(), expressions, names);
   }
 
   /**
@@ -308,13 +375,31 @@ public final class UnboundedInputs {
       return stream;
     }
     String over = " over the unbounded table '" + stream.get() + "'";
-    if (plan instanceof Aggregate aggregate && aggregate.windowEnd().isEmpty()) {
+    if (!(plan instanceof Filter || plan instanceof Project)
+        && checkedChildren(plan).stream().anyMatch(UnboundedInputs::isChangelog)) {
+      throw refused(
+          describe(plan)
+              + " over an updating result (a GROUP BY without an event-time window"
+              + over
+              + ", which changes rows it emitted) is not supported yet: only filters and"
+              + " projections can follow it; group by the window_end of TUMBLE, HOP or CUMULATE"
+              + " to get rows that never change");
+    }
+    if (plan instanceof Aggregate aggregate
+        && aggregate.windowEnd().isEmpty()
+        && !aggregate.isUpdating()) {
       throw refused(
           "an aggregate (GROUP BY, DISTINCT or a set operation)"
               + over
-              + " must group by the window_end of an event-time window (TUMBLE, HOP or CUMULATE"
-              + " over the table's WATERMARK column); other aggregates of a stream are not"
-              + " supported yet: they would emit only when the stream ends");
+              + " without an event-time window is supported only when every aggregate function"
+              + " has a mergeable state (not "
+              + aggregate.calls().stream()
+                  .filter(call -> !call.hasPartialState())
+                  .map(String::valueOf)
+                  .findFirst()
+                  .orElse("ROLLUP, CUBE or GROUPING SETS with a grand total")
+              + "): group by the window_end of an event-time window (TUMBLE, HOP or CUMULATE over"
+              + " the table's WATERMARK column) instead");
     }
     if (plan instanceof Sort || plan instanceof TopK || plan instanceof SortPreservingMerge) {
       throw refused("ORDER BY" + over + " is not supported: a stream is never complete to sort");
@@ -401,6 +486,27 @@ public final class UnboundedInputs {
       }
     }
     return Optional.empty();
+  }
+
+  /** What {@code plan} is, for a message: {@code a join}, {@code an aggregate}, ... */
+  private static String describe(PlanNode plan) {
+    if (plan instanceof Aggregate) {
+      return "an aggregate (GROUP BY, DISTINCT, COUNT(DISTINCT ...) or a set operation)";
+    }
+    if (plan instanceof HashJoin || plan instanceof NestedLoopJoin) {
+      return "a join";
+    }
+    if (plan instanceof Window) {
+      return "a window function (OVER)";
+    }
+    if (plan instanceof Sort || plan instanceof TopK || plan instanceof SortPreservingMerge) {
+      return "ORDER BY";
+    }
+    if (plan instanceof Limit) {
+      return "LIMIT";
+    }
+    String name = plan.getClass().getSimpleName();
+    return name.equals("Union") ? "UNION ALL" : "a " + name;
   }
 
   private static QuiverException refused(String what) {

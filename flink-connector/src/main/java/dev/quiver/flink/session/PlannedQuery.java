@@ -3,6 +3,7 @@ package dev.quiver.flink.session;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.node.PlanNode;
+import dev.quiver.stage.UnboundedInputs;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -24,9 +25,17 @@ public final class PlannedQuery {
     return sql;
   }
 
-  /** The output columns, named as the query names them. */
+  /**
+   * The output columns, named as the query names them; an updating result's start with {@code op},
+   * the row kind ({@link SqlResult#changelog()}).
+   */
   public Schema schema() {
-    return plan.arrowSchema();
+    return changelog() ? ChangelogBatches.schema(plan.arrowSchema()) : plan.arrowSchema();
+  }
+
+  /** Whether the result is updating, a changelog ({@link SqlResult#changelog()}). */
+  public boolean changelog() {
+    return UnboundedInputs.isChangelog(plan);
   }
 
   PlanNode plan() {

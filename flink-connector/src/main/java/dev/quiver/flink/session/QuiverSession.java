@@ -276,6 +276,16 @@ public final class QuiverSession implements AutoCloseable {
     InsertPlan insert = planInsert(sql);
     TableSinks sink = TableSinks.of(insert.target());
     PlanNode plan = UnboundedInputs.prepare(insert.plan());
+    if (UnboundedInputs.isChangelog(plan)) {
+      throw new QuiverException(
+          ErrorCode.UNSUPPORTED_FEATURE,
+          "INSERT INTO "
+              + insert.target().name()
+              + ": the query's result is updating (a GROUP BY over a stream without an event-time"
+              + " window changes rows it has emitted), and Quiver's sinks only append: group by"
+              + " the window_end of TUMBLE, HOP or CUMULATE, or run the query without INSERT to"
+              + " see its changelog");
+    }
     StageGraph graph = stagePlanner.plan(plan);
     boolean streaming = UnboundedInputs.readsUnbounded(plan);
     WriteJob job;
@@ -434,7 +444,13 @@ public final class QuiverSession implements AutoCloseable {
       throw new IllegalStateException("cannot submit the query to " + cluster.description(), e);
     }
     SqlResult sqlResult =
-        new SqlResult(query.schema(), result, open::remove, cluster::failedTask, streaming);
+        new SqlResult(
+            query.plan().arrowSchema(),
+            result,
+            open::remove,
+            cluster::failedTask,
+            streaming,
+            query.changelog());
     open.add(sqlResult);
     if (closed) { // closed while submitting: close() may have missed this result
       sqlResult.close();

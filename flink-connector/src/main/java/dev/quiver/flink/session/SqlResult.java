@@ -67,16 +67,19 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
    * @param failedTask the Flink task (name and subtask) whose failure ended a failed job, where the
    *     cluster can say
    * @param streaming whether the query reads an unbounded table (a STREAMING job)
+   * @param changelog whether the result is updating: {@code schema} and the batches end with the
+   *     row kind code, which this result shows first, spelled ({@link ChangelogBatches})
    */
   SqlResult(
       Schema schema,
       QueryResult result,
       Consumer<SqlResult> onClose,
       Function<JobID, Optional<String>> failedTask,
-      boolean streaming) {
+      boolean streaming,
+      boolean changelog) {
     this(
-        schema,
-        result,
+        changelog ? ChangelogBatches.schema(schema) : schema,
+        changelog ? new ChangelogBatches(result, schema) : result,
         result.graph(),
         result.jobClient(),
         Optional.empty(),
@@ -143,7 +146,18 @@ public final class SqlResult implements CloseableIterator<VectorSchemaRoot> {
     return streaming;
   }
 
-  /** The output columns, named as the query names them. */
+  /**
+   * Whether the result is updating (a changelog: a GROUP BY over a stream without an event-time
+   * window): its first column is then {@code op}, VARCHAR NOT NULL, the row kind as Flink's SQL
+   * client shows it: {@code +I} a new row, {@code -U} the old row of an update, {@code +U} its new
+   * row, {@code -D} a row removed. Applying the rows in order (adding +I and +U rows, removing -U
+   * and -D rows) gives the result so far.
+   */
+  public boolean changelog() {
+    return batches instanceof ChangelogBatches;
+  }
+
+  /** The output columns, named as the query names them (after {@code op} for a changelog). */
   public Schema schema() {
     return schema;
   }

@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /** Reading a streaming query's result in tests, which never ends by itself. */
@@ -22,6 +23,19 @@ public final class StreamingResults {
    */
   public static void readUntil(
       SqlResult result, List<List<Object>> rows, int count, Duration deadline) {
+    readUntil(result, rows, read -> read.size() >= count, count + " rows", deadline);
+  }
+
+  /**
+   * Reads {@code result} into {@code rows}, batch by batch, until {@code done} holds for the rows
+   * read; {@code what} names the wait in a failure. At the deadline the job is cancelled, as above.
+   */
+  public static void readUntil(
+      SqlResult result,
+      List<List<Object>> rows,
+      Predicate<List<List<Object>>> done,
+      String what,
+      Duration deadline) {
     AtomicBoolean fired = new AtomicBoolean();
     ScheduledExecutorService timer =
         Executors.newSingleThreadScheduledExecutor(
@@ -38,17 +52,19 @@ public final class StreamingResults {
         deadline.toMillis(),
         TimeUnit.MILLISECONDS);
     try {
-      while (rows.size() < count) {
+      while (!done.test(rows)) {
         boolean more;
         try {
           more = result.hasNext();
         } catch (RuntimeException e) {
           if (fired.get()) {
-            fail("%d of %d rows within %s", rows.size(), count, deadline);
+            fail("not %s within %s, after %d rows", what, deadline, rows.size());
           }
           throw e;
         }
-        assertThat(more).as("the stream ended after %d of %d rows", rows.size(), count).isTrue();
+        assertThat(more)
+            .as("the stream ended after %d rows, before %s", rows.size(), what)
+            .isTrue();
         try (VectorSchemaRoot batch = result.next()) {
           rows.addAll(ResultValues.rows(batch));
         }

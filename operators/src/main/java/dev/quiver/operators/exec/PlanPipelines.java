@@ -6,6 +6,7 @@ import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.aggregate.HashAggregateOperator;
+import dev.quiver.operators.aggregate.UpdatingAggregateOperator;
 import dev.quiver.operators.aggregate.WindowAggregateOperator;
 import dev.quiver.operators.expand.ExpandOperator;
 import dev.quiver.operators.join.HashJoinOperator;
@@ -172,6 +173,13 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
                   node.calls(),
                   windowEnd,
                   sink),
+          child(node, 0));
+    }
+    if (node.isUpdating()) {
+      return TaskPipeline.operator(
+          sink ->
+              new UpdatingAggregateOperator(
+                  context, node.input().arrowSchema(), node.mode(), keys, node.calls(), sink),
           child(node, 0));
     }
     return TaskPipeline.operator(

@@ -15,8 +15,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  *   -D  DELETE         a row removed                       3
  * </pre>
  *
- * Inside a plan, the row kind of an updating result is its last column, {@link #FIELD} ({@code
- * op}, TINYINT NOT NULL, these codes): a non-windowed aggregate over a stream appends it, and the
+ * Inside a plan, the row kind of an updating result is its last column, {@link #FIELD} ({@code op},
+ * TINYINT NOT NULL, these codes): a non-windowed aggregate over a stream appends it, and the
  * filters and projections above it carry it through unchanged. Under retract semantics +I and +U
  * add their row, -U and -D remove theirs, so a filter or a projection applied to each row of a
  * changelog on its own is the changelog of the filtered or projected result.

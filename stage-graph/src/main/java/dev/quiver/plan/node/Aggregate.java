@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateMode;
+import dev.quiver.plan.changelog.RowKind;
 import dev.quiver.plan.type.SqlType;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,6 +49,7 @@ public final class Aggregate extends PlanNode {
   private final List<AggregateCall> calls;
   private final List<Long> globalSets;
   private final int windowEnd; // the group key column of the window end; -1: not windowed
+  private final boolean updating; // over a stream, not windowed: a changelog (FINAL, SINGLE)
 
   public Aggregate(
       PlanNode input, AggregateMode mode, List<Integer> groupKeys, List<AggregateCall> calls) {
@@ -61,7 +63,7 @@ public final class Aggregate extends PlanNode {
       List<Integer> groupKeys,
       List<AggregateCall> calls,
       List<Long> globalSets) {
-    this(input, mode, groupKeys, calls, globalSets, -1);
+    this(input, mode, groupKeys, calls, globalSets, -1, false);
   }
 
   private Aggregate(
@@ -70,10 +72,11 @@ public final class Aggregate extends PlanNode {
       List<Integer> groupKeys,
       List<AggregateCall> calls,
       List<Long> globalSets,
-      int windowEnd) {
+      int windowEnd,
+      boolean updating) {
     super(
         List.of(requireNonNull(input, "input is null")),
-        schema(input, mode, groupKeys, calls),
+        schema(input, mode, groupKeys, calls, updating),
         partitioning(input, mode, groupKeys),
         List.of());
     this.mode = mode;
@@ -82,6 +85,20 @@ public final class Aggregate extends PlanNode {
     this.globalSets = List.copyOf(requireNonNull(globalSets, "globalSets is null"));
     checkGlobalSets(input, mode, this.groupKeys, this.globalSets);
     this.windowEnd = windowEnd;
+    this.updating = updating;
+    if (updating) {
+      String node = "Aggregate[" + mode + "]";
+      PlanChecks.check(windowEnd < 0, node, "a windowed aggregate is not updating");
+      PlanChecks.check(
+          this.globalSets.isEmpty(), node, "an updating aggregate has no global grouping sets");
+      for (AggregateCall call : this.calls) {
+        PlanChecks.check(
+            call.hasPartialState(),
+            node,
+            call
+                + " has no mergeable partial state, which an updating aggregate's checkpoints need");
+      }
+    }
     if (windowEnd >= 0) {
       String node = "Aggregate[" + mode + "]";
       PlanChecks.check(
@@ -100,7 +117,31 @@ public final class Aggregate extends PlanNode {
    * unbounded input only this way ({@code dev.quiver.stage.UnboundedInputs}).
    */
   public Aggregate withWindowEnd(int column) {
-    return new Aggregate(input(), mode, groupKeys, calls, globalSets, column);
+    return new Aggregate(input(), mode, groupKeys, calls, globalSets, column, false);
+  }
+
+  /**
+   * This aggregate over a stream without event-time windows: its result is updating, a changelog. A
+   * FINAL or SINGLE aggregate emits, for every batch of input, the groups it changed: {@code +I}
+   * for a new group, {@code -U} with the old values then {@code +U} with the new ones for a group
+   * it had emitted before, in its output's last column ({@link
+   * dev.quiver.plan.changelog.RowKind#FIELD}); a PARTIAL emits its groups' partial states every
+   * time its task flushes and forgets them (the FINAL keeps the groups). Every call needs a
+   * mergeable partial state (the groups are checkpointed as partial states). {@code
+   * dev.quiver.stage.UnboundedInputs} marks such aggregates.
+   */
+  public Aggregate updating() {
+    return new Aggregate(input(), mode, groupKeys, calls, globalSets, -1, true);
+  }
+
+  /** Whether this aggregate's result is a changelog ({@link #updating()}). */
+  public boolean isUpdating() {
+    return updating;
+  }
+
+  /** Whether the output ends with the row kind column: an updating FINAL or SINGLE aggregate. */
+  public boolean emitsChangelog() {
+    return updating && mode != AggregateMode.PARTIAL;
   }
 
   /** The window end column among the group keys, if the aggregate is over event-time windows. */
@@ -129,7 +170,11 @@ public final class Aggregate extends PlanNode {
   }
 
   private static RowSchema schema(
-      PlanNode input, AggregateMode mode, List<Integer> groupKeys, List<AggregateCall> calls) {
+      PlanNode input,
+      AggregateMode mode,
+      List<Integer> groupKeys,
+      List<AggregateCall> calls,
+      boolean updating) {
     requireNonNull(mode, "mode is null");
     requireNonNull(groupKeys, "groupKeys is null");
     requireNonNull(calls, "calls is null");
@@ -187,6 +232,9 @@ public final class Aggregate extends PlanNode {
             + calls
             + " are "
             + state);
+    if (updating && mode != AggregateMode.PARTIAL) {
+      columns.add(Column.fromArrow(RowKind.FIELD));
+    }
     return new RowSchema(columns);
   }
 
@@ -289,7 +337,7 @@ public final class Aggregate extends PlanNode {
 
   @Override
   protected List<Object> fields() {
-    return Arrays.asList(mode, groupKeys, calls, globalSets, windowEnd);
+    return Arrays.asList(mode, groupKeys, calls, globalSets, windowEnd, updating);
   }
 
   @Override
@@ -301,7 +349,7 @@ public final class Aggregate extends PlanNode {
   public PlanNode withChildren(List<PlanNode> children) {
     return sameChildren(children)
         ? this
-        : new Aggregate(children.get(0), mode, groupKeys, calls, globalSets, windowEnd);
+        : new Aggregate(children.get(0), mode, groupKeys, calls, globalSets, windowEnd, updating);
   }
 
   /** {@code Aggregate[PARTIAL, keys=[#1], calls=[sum(#2) AS total, count(*) AS n]]}. */
@@ -315,6 +363,7 @@ public final class Aggregate extends PlanNode {
         + calls.stream().map(c -> c + " AS " + c.name()).collect(Collectors.joining(", ", "[", "]"))
         + (globalSets.isEmpty() ? "" : ", global sets=" + globalSets)
         + (windowEnd < 0 ? "" : ", window end=#" + windowEnd)
+        + (updating ? ", updating" : "")
         + "]";
   }
 }

@@ -1,0 +1,210 @@
+package dev.quiver.flink.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.error.QuiverException;
+import dev.quiver.flink.testing.KafkaBroker;
+import dev.quiver.plan.node.Column;
+import dev.quiver.plan.node.RowSchema;
+import dev.quiver.plan.time.EventTime;
+import dev.quiver.plan.type.SqlType;
+import dev.quiver.testing.ArrowLeakCheck;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * GROUP BY over a stream without an event-time window, on a real Kafka broker: the result is a
+ * changelog (first column {@code op}: +I, -U, +U, -D), and the changelog applied in order equals
+ * the same query over the same records read as a bounded table (the batch engine is the oracle),
+ * before and after more records arrive.
+ */
+@ExtendWith(ArrowLeakCheck.class)
+@Timeout(240)
+class UpdatingAggregateQueryTest {
+  @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
+
+  private static final Duration DEADLINE = Duration.ofSeconds(90);
+  private static final RowSchema BIDS =
+      RowSchema.of(
+          new Column("id", SqlType.BIGINT, false),
+          new Column("auction", SqlType.BIGINT, true),
+          new Column("price", SqlType.DOUBLE, true),
+          new Column("ts", SqlType.TIMESTAMP, true));
+  private static final long T0 = 1_767_225_600_000L; // 2026-01-01 00:00:00 UTC
+  private static QuiverSession session;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Configuration slots = new Configuration();
+    slots.set(TaskManagerOptions.NUM_TASK_SLOTS, 4); // the running stream and its batch oracle
+    session = QuiverSession.builder().parallelism(2).configuration(slots).build();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (session != null) {
+      session.close();
+    }
+  }
+
+  /** A topic of 2 partitions with bids [0, 1000), as a stream and as a bounded table "_now". */
+  private static void topic(String topic) throws Exception {
+    KAFKA.createTopic(topic, 2);
+    send(topic, 0, 1000);
+    session.registerTable(
+        topic,
+        BIDS,
+        Optional.of(new EventTime("ts", Duration.ofSeconds(5))),
+        kafka(topic, Map.of()));
+    session.registerTable(
+        topic + "_now",
+        BIDS,
+        Optional.empty(),
+        kafka(topic, Map.of("scan.bounded.mode", "latest-offset")));
+  }
+
+  private static Map<String, String> kafka(String topic, Map<String, String> more) {
+    Map<String, String> with = new HashMap<>(more);
+    with.put("connector", "kafka");
+    with.put("topic", topic);
+    with.put("properties.bootstrap.servers", KAFKA.bootstrapServers());
+    with.put("format", "json");
+    return with;
+  }
+
+  /** Bids [from, to): auction id % 13 (every 7th NULL), price id / 4, time T0 + id * 10 ms. */
+  private static void send(String topic, long from, long to) throws Exception {
+    for (int partition = 0; partition < 2; partition++) {
+      List<String> values = new ArrayList<>();
+      for (long id = from + partition; id < to; id += 2) {
+        String auction = id % 7 == 0 ? "null" : Long.toString(id % 13);
+        values.add(
+            String.format(
+                "{\"id\": %d, \"auction\": %s, \"price\": %s, \"ts\": %d}",
+                id, auction, id / 4.0, T0 + id * 10));
+      }
+      KAFKA.send(topic, partition, values);
+    }
+  }
+
+  @Test
+  void aKeyedAggregateOfAStreamIsAChangelogThatAddsUpToTheBatchAnswer() throws Exception {
+    topic("keyed");
+    String query =
+        "SELECT auction, count(*) AS n, sum(price) AS total, max(price) AS top, avg(id) AS mean"
+            + " FROM keyed%s GROUP BY auction";
+    checkChangelog(query, "keyed", true);
+  }
+
+  @Test
+  void aGlobalAggregateAndAHavingFilterAreChangelogsToo() throws Exception {
+    topic("global");
+    checkChangelog("SELECT count(*) AS n, min(price) AS low FROM global%s", "global", true);
+    // HAVING filters each change on its own: a group leaves the result with a -U, never a -D.
+    checkChangelog(
+        "SELECT auction, n FROM (SELECT auction, count(*) AS n FROM global%s GROUP BY auction)"
+            + " WHERE n > 80",
+        "global", false);
+  }
+
+  @Test
+  void anUpdatingResultCannotBeInsertedAndItsSchemaStartsWithTheRowKind() throws Exception {
+    topic("sinkless");
+    PlannedQuery planned =
+        session.prepare("SELECT auction, count(*) FROM sinkless GROUP BY auction");
+    assertThat(planned.changelog()).isTrue();
+    assertThat(planned.schema().getFields().get(0).getName()).isEqualTo("op");
+    assertThat(planned.schema().getFields()).hasSize(3);
+    assertThat(session.prepare("SELECT auction FROM sinkless").changelog()).isFalse();
+    session.execute(
+        "CREATE TABLE counts (auction BIGINT, n BIGINT) WITH ('connector' = 'kafka', 'topic' ="
+            + " 'counts', 'properties.bootstrap.servers' = '"
+            + KAFKA.bootstrapServers()
+            + "', 'format' = 'json')");
+    assertThatThrownBy(
+            () ->
+                session.execute(
+                    "INSERT INTO counts SELECT auction, count(*) FROM sinkless GROUP BY auction"))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("INSERT INTO counts: the query's result is updating");
+    assertThat(session.openQueries()).isZero();
+  }
+
+  /**
+   * Runs {@code query} (with {@code %s} for the table's suffix) over the stream until its changelog
+   * adds up to the batch answer, then sends more records and waits again: the groups they touch
+   * change with -U / +U pairs (when {@code updates}), each -U retracting a row the changelog added.
+   */
+  private static void checkChangelog(String query, String topic, boolean updates) throws Exception {
+    try (SqlResult stream = session.sql(String.format(query, ""))) {
+      assertThat(stream.changelog()).isTrue();
+      assertThat(stream.schema().getFields().get(0).getName()).isEqualTo("op");
+      List<List<Object>> changes = new ArrayList<>();
+      Map<List<Object>, Integer> expected = batch(String.format(query, "_now"));
+      StreamingResults.readUntil(
+          stream, changes, read -> applied(read).equals(expected), "the batch answer", DEADLINE);
+      send(topic, 1000, 1600);
+      Map<List<Object>, Integer> more = batch(String.format(query, "_now"));
+      assertThat(more).isNotEqualTo(expected);
+      StreamingResults.readUntil(
+          stream,
+          changes,
+          read -> applied(read).equals(more),
+          "the batch answer after more",
+          DEADLINE);
+      List<Object> kinds = changes.stream().map(row -> row.get(0)).distinct().toList();
+      assertThat(kinds).contains("+I").doesNotContain("-D");
+      if (updates) {
+        assertThat(kinds).contains("-U", "+U");
+      }
+    }
+  }
+
+  /** The batch answer as a multiset of rows. */
+  private static Map<List<Object>, Integer> batch(String query) {
+    Map<List<Object>, Integer> rows = new HashMap<>();
+    for (List<Object> row : session.sql(query).rows()) {
+      rows.merge(row, 1, Integer::sum);
+    }
+    return rows;
+  }
+
+  /**
+   * The changelog {@code changes} applied in order: +I and +U rows added, -U and -D rows removed,
+   * each from a row that is there (else the changelog is wrong: a row appears as an extra key).
+   */
+  private static Map<List<Object>, Integer> applied(List<List<Object>> changes) {
+    Map<List<Object>, Integer> rows = new HashMap<>();
+    for (List<Object> change : changes) {
+      List<Object> row = change.subList(1, change.size());
+      switch ((String) change.get(0)) {
+        case "+I", "+U" -> rows.merge(row, 1, Integer::sum);
+        case "-U", "-D" -> {
+          Integer count = rows.get(row);
+          if (count == null) {
+            rows.put(List.of("retracted but never added", row), 1);
+          } else if (count == 1) {
+            rows.remove(row);
+          } else {
+            rows.put(row, count - 1);
+          }
+        }
+        default -> throw new AssertionError("not a row kind: " + change.get(0));
+      }
+    }
+    return rows;
+  }
+}
