@@ -31,6 +31,11 @@ import java.util.Optional;
  * An {@code INSERT INTO} runs its job until it ends, then prints the rows it wrote; over a stream
  * it runs until Ctrl-C cancels it (what its checkpoints committed stays written), and the
  * statements after it wait for it.
+ *
+ * <p>With {@link Savepoints}, the script's one query starts from a savepoint ({@code
+ * --from-savepoint}), and a signal stops a streaming query with a savepoint ({@code
+ * --savepoint-dir}, {@link SavepointOnStop}): its result is written to its end, and no statement
+ * after it runs.
  */
 final class Script {
   private Script() {}
@@ -49,6 +54,21 @@ final class Script {
   }
 
   /**
+   * How the query of a script starts and stops.
+   *
+   * @param from the savepoint the query starts from ({@code --from-savepoint}), or null
+   * @param onStop what stops a streaming query with a savepoint ({@code --savepoint-dir}), or null
+   */
+  record Savepoints(String from, SavepointOnStop onStop) {
+    static final Savepoints NONE = new Savepoints(null, null);
+  }
+
+  /** The statements of {@code text} that are not {@code CREATE TABLE} / {@code DROP TABLE}. */
+  static List<String> queries(String text) {
+    return statements(text).stream().filter(statement -> !DdlParser.isDdl(statement)).toList();
+  }
+
+  /**
    * Runs the statements of {@code text}; each query's result goes to {@code output} in {@code
    * format} (null: a table, or CSV for a stream).
    *
@@ -61,13 +81,38 @@ final class Script {
       ResultOutput output,
       Progress progress)
       throws IOException {
+    return run(session, text, format, output, progress, Savepoints.NONE);
+  }
+
+  /**
+   * Runs the statements of {@code text} as {@link #run(QuiverSession, String, ResultFormat,
+   * ResultOutput, Progress)} does, its query started from and stopped with a savepoint as {@code
+   * savepoints} says; the caller has checked that a script started from a savepoint has one query.
+   *
+   * @return the rows of all queries
+   */
+  static long run(
+      QuiverSession session,
+      String text,
+      ResultFormat format,
+      ResultOutput output,
+      Progress progress,
+      Savepoints savepoints)
+      throws IOException {
     long rows = 0;
+    SavepointOnStop onStop = savepoints.onStop();
     for (String statement : statements(text)) {
+      if (onStop != null && onStop.stopped()) {
+        break; // the user stopped the script with its query
+      }
       if (DdlParser.isDdl(statement)) {
         session.execute(statement);
         continue;
       }
-      try (SqlResult result = session.execute(statement).orElseThrow()) {
+      try (SqlResult result = start(session, statement, savepoints.from())) {
+        if (onStop != null) {
+          onStop.running(result);
+        }
         Optional<String> table = result.insertInto();
         if (table.isPresent() && result.streaming()) {
           progress.note(
@@ -85,9 +130,19 @@ final class Script {
         rows +=
             ResultStreaming.write(
                 session, result, chosen.writer(output.writer()), output, progress);
+      } finally {
+        if (onStop != null) {
+          onStop.running(null);
+        }
       }
     }
     return rows;
+  }
+
+  private static SqlResult start(QuiverSession session, String statement, String savepoint) {
+    return savepoint == null
+        ? session.execute(statement).orElseThrow()
+        : session.sqlFromSavepoint(statement, savepoint);
   }
 
   private static ResultFormat format(ResultFormat format, boolean streaming) {

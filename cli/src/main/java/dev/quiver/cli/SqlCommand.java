@@ -2,6 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.cli.format.ResultFormat;
 import dev.quiver.flink.session.QuiverSession;
+import dev.quiver.sql.SqlPlanner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -28,7 +30,9 @@ import picocli.CommandLine.Spec;
  * Kafka and watched-directory tables; a query over one prints rows as they arrive until Ctrl-C);
  * with {@code --output-dir DIR}, runs each {@code -f FILE} in turn in one session and writes {@code
  * DIR/<file>.csv} (or {@code .jsonl}, {@code .txt}), or {@code DIR/<file>.err} with the one-line
- * error of a query that failed, and goes on with the next.
+ * error of a query that failed, and goes on with the next. With {@code --savepoint-dir DIR}, Ctrl-C
+ * stops a streaming query with a savepoint ({@link SavepointOnStop}) that {@code --from-savepoint
+ * PATH} starts it from again.
  */
 @Command(
     name = "sql",
@@ -47,7 +51,9 @@ import picocli.CommandLine.Spec;
       "  quiver sql --catalog ~/.cache/quiver/tpch-sf0.1 --format csv -f q1.sql >q1.csv",
       "  quiver sql --catalog DIR -f a.sql -f b.sql --output-dir out/   writes out/a.csv, out/b.csv",
       "  quiver sql -f clicks.sql    CREATE TABLE clicks (...) WITH ('connector' = 'kafka', ...);",
-      "                              SELECT ... FROM clicks WHERE ...;   (rows as they arrive)"
+      "                              SELECT ... FROM clicks WHERE ...;   (rows as they arrive)",
+      "  quiver sql --savepoint-dir sp/ -f clicks.sql   Ctrl-C: a savepoint at PATH",
+      "  quiver sql --from-savepoint PATH -f clicks.sql   goes on where it stopped"
     })
 final class SqlCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -78,31 +84,65 @@ final class SqlCommand implements Callable<Integer> {
               + " failed.")
   Path outputDir;
 
+  @Option(
+      names = "--savepoint-dir",
+      paramLabel = "DIR",
+      description =
+          "Ctrl-C (or SIGTERM) stops a streaming query with a savepoint in DIR instead of"
+              + " cancelling it: the rows emitted before it are written, stderr names the"
+              + " savepoint for --from-savepoint, exit status 0. A batch query or an INSERT is"
+              + " cancelled as without it; a second Ctrl-C cancels. With --cluster, a path every"
+              + " node reaches.")
+  String savepointDir;
+
+  @Option(
+      names = "--from-savepoint",
+      paramLabel = "PATH",
+      description =
+          "Start the script's streaming query (its one statement besides CREATE / DROP TABLE)"
+              + " from the savepoint PATH that --savepoint-dir gave: where the stopped query's"
+              + " sources and state were. Same query, tables and --parallelism as then.")
+  String fromSavepoint;
+
   @Mixin SessionOptions session;
 
   @ArgGroup(exclusive = true, multiplicity = "1")
   QueryInput query;
 
-  @SuppressWarnings("try") // the guard is held for the query: it cancels the job on Ctrl-C
+  @SuppressWarnings("try") // the guards are held for the query: they cancel or stop its job
   @Override
   public Integer call() throws Exception {
     if (outputDir != null) {
       return runFiles();
     }
     String sql = query.read(spec.commandLine(), System.in);
+    checkResumable(sql);
     boolean verbose = Errors.verbose(spec.root().commandLine().getParseResult());
+    PrintWriter err = spec.commandLine().getErr();
     long start = System.nanoTime();
     long rows;
     try (QuiverSession quiver = session.open();
-        CancelOnExit exit = CancelOnExit.guard(quiver, spec.commandLine().getErr())) {
+        CancelOnExit exit = CancelOnExit.guard(quiver, err);
+        SavepointOnStop stop =
+            savepointDir == null ? null : SavepointOnStop.install(savepointDir, err)) {
       tables.register(quiver);
       long queryStart = System.nanoTime();
       try (ResultOutput out = ResultOutput.of(output, spec.commandLine().getOut());
-          Progress progress =
-              Progress.start(spec.commandLine().getErr(), Terminal.interactive(), "query")) {
-        rows = Script.run(quiver, sql, format, out, progress);
+          Progress progress = Progress.start(err, Terminal.interactive(), "query")) {
+        rows =
+            Script.run(
+                quiver, sql, format, out, progress, new Script.Savepoints(fromSavepoint, stop));
         out.commit();
       }
+      Optional<String> savepoint = stop == null ? Optional.empty() : stop.savepoint();
+      savepoint.ifPresent(
+          path ->
+              err.println(
+                  "quiver: stopped with a savepoint: "
+                      + path
+                      + " (resume with --from-savepoint "
+                      + path
+                      + ")"));
       if (verbose) {
         spec.commandLine()
             .getErr()
@@ -116,6 +156,28 @@ final class SqlCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /**
+   * {@code --from-savepoint} starts one query: a script with none or several is a usage error, as
+   * is an {@code INSERT} (the session restores only a query's job).
+   */
+  private void checkResumable(String sql) {
+    if (fromSavepoint == null) {
+      return;
+    }
+    List<String> queries = Script.queries(sql);
+    if (queries.size() != 1) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--from-savepoint starts one streaming query, and the input has "
+              + queries.size()
+              + " statements besides CREATE / DROP TABLE");
+    }
+    if (SqlPlanner.isInsert(queries.get(0))) {
+      throw new ParameterException(
+          spec.commandLine(), "--from-savepoint starts a query (SELECT), not an INSERT");
+    }
   }
 
   /** {@code --output-dir}: every file's query in one session, a result or error file for each. */
@@ -178,6 +240,13 @@ final class SqlCommand implements Callable<Integer> {
     if (output != null) {
       throw new ParameterException(
           spec.commandLine(), "--output and --output-dir exclude each other");
+    }
+    if (savepointDir != null || fromSavepoint != null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          (savepointDir != null ? "--savepoint-dir" : "--from-savepoint")
+              + " is for one streaming query, and --output-dir runs several files: give one -f"
+              + " FILE without --output-dir");
     }
     if (query.files.isEmpty()) {
       throw new ParameterException(
