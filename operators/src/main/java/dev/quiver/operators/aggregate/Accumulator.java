@@ -1,5 +1,6 @@
 package dev.quiver.operators.aggregate;
 
+import dev.quiver.operators.kernel.Take;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 
@@ -11,6 +12,10 @@ import org.apache.arrow.vector.FieldVector;
  * memory first. Outputs are written into new, unallocated vectors made from the call's result or
  * state fields, which the accumulator allocates, fills for groups {@code [from, from + count)} and
  * gives a value count.
+ *
+ * <p>Final values come for a range of groups (a hash aggregate emits them all) or for a list of
+ * group ids (an updating aggregate emits the groups a batch changed, {@link
+ * UpdatingAggregateOperator}).
  */
 interface Accumulator {
   /** Makes room for groups {@code [0, groups)}; new groups start empty. */
@@ -50,4 +55,36 @@ interface Accumulator {
 
   /** Writes the final values of groups {@code [from, from + count)} (FINAL, SINGLE). */
   void writeFinal(int from, int count, FieldVector out);
+
+  /**
+   * Writes the final values of groups {@code groupIds[0, count)}, in that order (ids may repeat and
+   * come in any order), as {@link #writeFinal(int, int, FieldVector)} writes them.
+   *
+   * <p>Every accumulator with a partial state gathers in a loop of its own. This default, which
+   * writes the range of groups covering the ids into a temporary vector and takes the wanted rows
+   * from it, serves only those without one (MEDIAN, percentiles, STRING_AGG), which an updating
+   * aggregate never holds.
+   */
+  default void writeFinal(int[] groupIds, int count, FieldVector out) {
+    int min = Integer.MAX_VALUE;
+    int max = -1;
+    for (int i = 0; i < count; i++) {
+      min = Math.min(min, groupIds[i]);
+      max = Math.max(max, groupIds[i]);
+    }
+    if (count == 0) {
+      writeFinal(0, 0, out);
+      return;
+    }
+    int[] rows = new int[count];
+    for (int i = 0; i < count; i++) {
+      rows[i] = groupIds[i] - min;
+    }
+    try (FieldVector range = out.getField().createVector(out.getAllocator())) {
+      writeFinal(min, max - min + 1, range);
+      try (FieldVector taken = Take.take(range, rows, count, out.getAllocator())) {
+        taken.makeTransferPair(out).transfer();
+      }
+    }
+  }
 }

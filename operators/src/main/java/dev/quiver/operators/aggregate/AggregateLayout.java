@@ -5,7 +5,9 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -101,6 +103,26 @@ final class AggregateLayout {
       }
     }
     this.output = new Schema(outputFields);
+  }
+
+  /**
+   * How an aggregate operator describes itself, one line: {@code name[mode=FINAL, <more, >keys=[#0,
+   * #1], aggs=[sum(#4), count(*)]]}; {@code more} is empty or ends with ", ".
+   */
+  static String describe(
+      String name, AggregateMode mode, String more, int[] groupKeys, List<AggregateCall> calls) {
+    return name
+        + "[mode="
+        + mode
+        + ", "
+        + more
+        + "keys="
+        + Arrays.stream(groupKeys)
+            .mapToObj(k -> "#" + k)
+            .collect(Collectors.joining(", ", "[", "]"))
+        + ", aggs="
+        + calls
+        + "]";
   }
 
   private static void checkColumn(List<Field> fields, int column, String what) {

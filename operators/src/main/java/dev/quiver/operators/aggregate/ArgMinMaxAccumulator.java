@@ -80,4 +80,9 @@ final class ArgMinMaxAccumulator implements Accumulator {
   public void writeFinal(int from, int count, FieldVector out) {
     args.write(from, count, out);
   }
+
+  @Override
+  public void writeFinal(int[] groupIds, int count, FieldVector out) {
+    args.write(groupIds, count, out);
+  }
 }

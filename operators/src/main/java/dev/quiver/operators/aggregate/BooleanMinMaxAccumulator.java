@@ -70,4 +70,17 @@ final class BooleanMinMaxAccumulator implements Accumulator {
     }
     bits.setValueCount(count);
   }
+
+  @Override
+  public void writeFinal(int[] groupIds, int count, FieldVector out) {
+    BitVector bits = (BitVector) out;
+    bits.allocateNew(count);
+    for (int i = 0; i < count; i++) {
+      int group = groupIds[i];
+      if (seen[group]) {
+        bits.set(i, values[group] ? 1 : 0);
+      }
+    }
+    bits.setValueCount(count);
+  }
 }

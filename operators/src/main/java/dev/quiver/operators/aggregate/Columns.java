@@ -1,8 +1,11 @@
 package dev.quiver.operators.aggregate;
 
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.ByteFunctionHelpers;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
@@ -142,5 +145,69 @@ final class Columns {
     data.setLong((long) index << 4, low);
     data.setLong(((long) index << 4) + 8, high);
     BitVectorHelper.setBit(vector.getValidityBuffer(), index);
+  }
+
+  /**
+   * Sets {@code different[i]} to 1 where rows {@code i < rows} of {@code a} and {@code b}, vectors
+   * of one type, differ: one NULL and the other not, or both set with other bytes (a float's bits:
+   * -0.0 and 0.0 differ). Leaves the other entries as they are, so that the columns of a row can be
+   * marked one after the other. Booleans, fixed-width values and 32-bit-offset strings.
+   */
+  static void markDifferent(FieldVector a, FieldVector b, int rows, int[] different) {
+    ArrowBuf validA = a.getValidityBuffer();
+    ArrowBuf validB = b.getValidityBuffer();
+    ArrowBuf dataA = a.getDataBuffer();
+    ArrowBuf dataB = b.getDataBuffer();
+    if (a instanceof BitVector) {
+      for (int i = 0; i < rows; i++) {
+        boolean set = isSet(validA, i);
+        if (set != isSet(validB, i) || set && isSet(dataA, i) != isSet(dataB, i)) {
+          different[i] = 1;
+        }
+      }
+    } else if (a instanceof BaseVariableWidthVector) {
+      ArrowBuf offsetsA = a.getOffsetBuffer();
+      ArrowBuf offsetsB = b.getOffsetBuffer();
+      for (int i = 0; i < rows; i++) {
+        boolean set = isSet(validA, i);
+        if (set != isSet(validB, i)) {
+          different[i] = 1;
+        } else if (set) {
+          int startA = offsetsA.getInt((long) i << 2);
+          int startB = offsetsB.getInt((long) i << 2);
+          int endA = offsetsA.getInt((long) (i + 1) << 2);
+          int endB = offsetsB.getInt((long) (i + 1) << 2);
+          if (ByteFunctionHelpers.equal(dataA, startA, endA, dataB, startB, endB) == 0) {
+            different[i] = 1;
+          }
+        }
+      }
+    } else {
+      int width = width(a);
+      for (int i = 0; i < rows; i++) {
+        boolean set = isSet(validA, i);
+        if (set != isSet(validB, i) || set && !sameBytes(dataA, dataB, (long) i * width, width)) {
+          different[i] = 1;
+        }
+      }
+    }
+  }
+
+  private static boolean sameBytes(ArrowBuf a, ArrowBuf b, long offset, int width) {
+    switch (width) {
+      case 1:
+        return a.getByte(offset) == b.getByte(offset);
+      case 2:
+        return a.getShort(offset) == b.getShort(offset);
+      case 4:
+        return a.getInt(offset) == b.getInt(offset);
+      case 8:
+        return a.getLong(offset) == b.getLong(offset);
+      case 16:
+        return a.getLong(offset) == b.getLong(offset)
+            && a.getLong(offset + 8) == b.getLong(offset + 8);
+      default:
+        return ByteFunctionHelpers.equal(a, offset, offset + width, b, offset, offset + width) != 0;
+    }
   }
 }

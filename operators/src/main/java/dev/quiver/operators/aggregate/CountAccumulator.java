@@ -64,4 +64,13 @@ final class CountAccumulator implements Accumulator {
     }
     out.setValueCount(count);
   }
+
+  @Override
+  public void writeFinal(int[] groupIds, int count, FieldVector out) {
+    Columns.allocate(out, count);
+    for (int i = 0; i < count; i++) {
+      Columns.setInt(out, Long.BYTES, i, counts[groupIds[i]]);
+    }
+    out.setValueCount(count);
+  }
 }

@@ -75,4 +75,16 @@ final class DecimalMinMaxAccumulator implements Accumulator {
     }
     out.setValueCount(count);
   }
+
+  @Override
+  public void writeFinal(int[] groupIds, int count, FieldVector out) {
+    Columns.allocate(out, count);
+    for (int i = 0; i < count; i++) {
+      int group = groupIds[i];
+      if (seen[group]) {
+        Columns.setDecimal(out, i, lows[group], highs[group]);
+      }
+    }
+    out.setValueCount(count);
+  }
 }

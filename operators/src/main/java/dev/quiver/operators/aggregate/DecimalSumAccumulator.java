@@ -192,41 +192,69 @@ final class DecimalSumAccumulator implements Accumulator {
   @Override
   public void writeFinal(int from, int count, FieldVector out) {
     fold(from, count);
-    if (!average) {
+    if (average) {
+      ((DecimalVector) out).allocateNew(count);
+      for (int i = 0; i < count; i++) {
+        writeMean(from + i, (DecimalVector) out, i);
+      }
+      out.setValueCount(count);
+    } else {
       writeSums(from, count, out);
-      return;
     }
-    DecimalVector result = (DecimalVector) out;
-    result.allocateNew(count);
-    int resultScale = result.getScale();
+  }
+
+  @Override
+  public void writeFinal(int[] groupIds, int count, FieldVector out) {
+    long[] fast = this.fast;
     for (int i = 0; i < count; i++) {
-      int group = from + i;
-      if (counts[group] > 0) {
-        // Once per group, not per row: exact division needs arbitrary precision.
-        BigDecimal sum = new BigDecimal(Int128.toBigInteger(lows[group], highs[group]), scale);
-        BigDecimal mean =
-            sum.divide(BigDecimal.valueOf(counts[group]), resultScale, RoundingMode.HALF_UP);
-        if (mean.precision() > result.getPrecision()) {
-          throw overflow();
-        }
-        result.set(i, mean);
+      if (fast[groupIds[i]] != 0) {
+        fold(groupIds[i]);
       }
     }
-    result.setValueCount(count);
+    if (average) {
+      ((DecimalVector) out).allocateNew(count);
+      for (int i = 0; i < count; i++) {
+        writeMean(groupIds[i], (DecimalVector) out, i);
+      }
+    } else {
+      Columns.allocate(out, count);
+      for (int i = 0; i < count; i++) {
+        writeSum(groupIds[i], out, i);
+      }
+    }
+    out.setValueCount(count);
+  }
+
+  /** AVG of {@code group} (its long sum folded) at {@code index} of {@code out}. */
+  private void writeMean(int group, DecimalVector out, int index) {
+    if (counts[group] > 0) {
+      // Once per group, not per row: exact division needs arbitrary precision.
+      BigDecimal sum = new BigDecimal(Int128.toBigInteger(lows[group], highs[group]), scale);
+      BigDecimal mean =
+          sum.divide(BigDecimal.valueOf(counts[group]), out.getScale(), RoundingMode.HALF_UP);
+      if (mean.precision() > out.getPrecision()) {
+        throw overflow();
+      }
+      out.set(index, mean);
+    }
   }
 
   private void writeSums(int from, int count, FieldVector out) {
     Columns.allocate(out, count);
     for (int i = 0; i < count; i++) {
-      int group = from + i;
-      if (counts[group] > 0) {
-        if (!Int128.fits38(lows[group], highs[group])) {
-          throw overflow();
-        }
-        Columns.setDecimal(out, i, lows[group], highs[group]);
-      }
+      writeSum(from + i, out, i);
     }
     out.setValueCount(count);
+  }
+
+  /** The sum of {@code group} (its long sum folded) at {@code index} of {@code out}. */
+  private void writeSum(int group, FieldVector out, int index) {
+    if (counts[group] > 0) {
+      if (!Int128.fits38(lows[group], highs[group])) {
+        throw overflow();
+      }
+      Columns.setDecimal(out, index, lows[group], highs[group]);
+    }
   }
 
   private QuiverException overflow() {

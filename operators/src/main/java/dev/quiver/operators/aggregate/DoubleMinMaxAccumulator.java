@@ -70,18 +70,33 @@ final class DoubleMinMaxAccumulator implements Accumulator {
   @Override
   public void writeFinal(int from, int count, FieldVector out) {
     Columns.allocate(out, count);
-    ArrowBuf data = out.getDataBuffer();
     boolean single = out instanceof Float4Vector;
     for (int i = 0; i < count; i++) {
-      if (seen[from + i]) {
-        if (single) {
-          data.setFloat((long) i << 2, (float) values[from + i]);
-        } else {
-          data.setDouble((long) i << 3, values[from + i]);
-        }
-        BitVectorHelper.setBit(out.getValidityBuffer(), i);
-      }
+      write(from + i, out, i, single);
     }
     out.setValueCount(count);
+  }
+
+  @Override
+  public void writeFinal(int[] groupIds, int count, FieldVector out) {
+    Columns.allocate(out, count);
+    boolean single = out instanceof Float4Vector;
+    for (int i = 0; i < count; i++) {
+      write(groupIds[i], out, i, single);
+    }
+    out.setValueCount(count);
+  }
+
+  /** The value of {@code group} at {@code index} of {@code out}, NULL if it saw none. */
+  private void write(int group, FieldVector out, int index, boolean single) {
+    if (seen[group]) {
+      ArrowBuf data = out.getDataBuffer();
+      if (single) {
+        data.setFloat((long) index << 2, (float) values[group]);
+      } else {
+        data.setDouble((long) index << 3, values[group]);
+      }
+      BitVectorHelper.setBit(out.getValidityBuffer(), index);
+    }
   }
 }

@@ -93,6 +93,21 @@ final class DoubleSumAccumulator implements Accumulator {
     write(from, count, out, average);
   }
 
+  @Override
+  public void writeFinal(int[] groupIds, int count, FieldVector out) {
+    Columns.allocate(out, count);
+    ArrowBuf data = out.getDataBuffer();
+    for (int i = 0; i < count; i++) {
+      int group = groupIds[i];
+      long n = counts[group];
+      if (n > 0) {
+        data.setDouble((long) i << 3, average ? sums[group] / n : sums[group]);
+        BitVectorHelper.setBit(out.getValidityBuffer(), i);
+      }
+    }
+    out.setValueCount(count);
+  }
+
   private void write(int from, int count, FieldVector out, boolean mean) {
     Columns.allocate(out, count);
     ArrowBuf data = out.getDataBuffer();

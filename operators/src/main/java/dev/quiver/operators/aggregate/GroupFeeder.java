@@ -36,16 +36,24 @@ final class GroupFeeder {
 
   /** Folds {@code batch} (which the caller keeps) into the groups as {@code feed} says. */
   void add(VectorSchemaRoot batch, Feed feed, Relief relief) {
+    add(batch, feed, relief, GroupStates.FoldObserver.NONE);
+  }
+
+  /**
+   * As {@link #add(VectorSchemaRoot, Feed, Relief)}, {@code observer} seeing each piece the batch
+   * is folded in.
+   */
+  void add(VectorSchemaRoot batch, Feed feed, Relief relief, GroupStates.FoldObserver observer) {
     int rows = batch.getRowCount();
     int step = rows;
     for (int from = 0; from < rows; ) {
       int count = Math.min(step, rows - from);
       QuiverException refused;
       if (count == rows) {
-        refused = groups.tryAdd(batch, feed);
+        refused = groups.tryAdd(batch, feed, observer);
       } else {
         try (VectorSchemaRoot slice = slice(batch, from, count, context.allocator())) {
-          refused = groups.tryAdd(slice, feed);
+          refused = groups.tryAdd(slice, feed, observer);
         }
       }
       if (refused == null) {

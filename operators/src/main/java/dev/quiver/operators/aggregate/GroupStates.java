@@ -22,8 +22,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  *
  * <pre>
  *   tryAdd(batch) ─► insert keys, grow arrays, DISTINCT pairs ─refused─► undo the inserts ─► refusal
- *                    (everything that reserves)
- *                 ─► fold arguments or states (reserves nothing) ─► null
+ *                    (everything that reserves, the observer's too)
+ *                 ─► observer.beforeFold ─► fold arguments or states (reserves nothing)
+ *                 ─► observer.afterFold ─► null
  * </pre>
  *
  * <p>All or nothing is what makes spilling safe: every reservation a batch needs happens before its
@@ -32,6 +33,31 @@ import org.apache.arrow.vector.types.pojo.Field;
  * thread-safe.
  */
 final class GroupStates implements AutoCloseable {
+  /**
+   * Sees each batch between its key inserts and its fold: a changelog reads the values of the
+   * groups a batch touches before and after the batch changes them ({@link GroupChanges}).
+   */
+  interface FoldObserver {
+    /** Sees nothing. */
+    FoldObserver NONE = new FoldObserver() {};
+
+    /**
+     * Reserves what observing {@code rows} rows over groups {@code [0, groups)} needs: called with
+     * the batch's other reservations, so that a refusal undoes the inserts and changes no group.
+     */
+    default void reserve(int rows, int groups) {}
+
+    /**
+     * The batch's keys are in, nothing is folded yet: row {@code i} belongs to group {@code
+     * groupIds[i]}, and the groups from {@code groupsBefore} on are new (a global aggregate has its
+     * group from the start: {@code groupsBefore} is 1).
+     */
+    default void beforeFold(int[] groupIds, int rows, int groupsBefore) {}
+
+    /** The batch is folded. */
+    default void afterFold() {}
+  }
+
   private final OperatorContext context;
   private final AggregateLayout layout;
   private final List<AggregateCall> calls;
@@ -169,7 +195,13 @@ final class GroupStates implements AutoCloseable {
    * inserts before it.
    */
   QuiverException tryAdd(VectorSchemaRoot batch, Feed feed) {
+    return tryAdd(batch, feed, FoldObserver.NONE);
+  }
+
+  /** As {@link #tryAdd(VectorSchemaRoot, Feed)}, telling {@code observer} about the batch. */
+  QuiverException tryAdd(VectorSchemaRoot batch, Feed feed, FoldObserver observer) {
     int rows = batch.getRowCount();
+    int groupsBefore = groupCount();
     int before = table == null ? 0 : table.groupCount();
     int[] pairsBefore = new int[distinctFilters.length];
     Arrays.fill(pairsBefore, -1); // -1: not inserted into
@@ -194,6 +226,7 @@ final class GroupStates implements AutoCloseable {
               batch.getVector(feed.filters[c]), argument, by, groupIds, rows, context.allocator());
         }
       }
+      observer.reserve(rows, groups);
       for (int c = 0; c < distinctFilters.length; c++) {
         if (distinctFilters[c] != null && feed.kinds[c] == Feed.Kind.ARGUMENT) {
           pairsBefore[c] = distinctFilters[c].pairCount();
@@ -228,7 +261,9 @@ final class GroupStates implements AutoCloseable {
       throw e;
     }
     try {
+      observer.beforeFold(groupIds, rows, groupsBefore);
       fold(batch, feed, rows);
+      observer.afterFold();
     } finally {
       releaseSelections();
     }

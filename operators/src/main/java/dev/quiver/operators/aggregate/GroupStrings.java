@@ -97,4 +97,21 @@ final class GroupStrings {
     }
     out.setValueCount(count);
   }
+
+  /** Writes the values of groups {@code groupIds[0, count)}, NULL where none is set. */
+  void write(int[] groupIds, int count, VarCharVector out) {
+    long bytes = 0;
+    for (int i = 0; i < count; i++) {
+      byte[] value = values[groupIds[i]];
+      bytes += value == null ? 0 : value.length;
+    }
+    out.allocateNew(Math.max(1, bytes), count);
+    for (int i = 0; i < count; i++) {
+      byte[] value = values[groupIds[i]];
+      if (value != null) {
+        out.setSafe(i, value);
+      }
+    }
+    out.setValueCount(count);
+  }
 }

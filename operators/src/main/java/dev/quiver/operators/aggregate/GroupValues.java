@@ -263,33 +263,53 @@ final class GroupValues {
     }
     Columns.allocate(out, count);
     int width = kind == Kind.BOOL ? 0 : Columns.width(out);
-    ArrowBuf data = out.getDataBuffer();
     for (int i = 0; i < count; i++) {
-      int group = from + i;
-      if (!set[group]) {
-        continue;
-      }
-      switch (kind) {
-        case LONG -> Columns.setInt(out, width, i, longs[group]);
-        case BOOL -> {
-          if (longs[group] != 0) {
-            BitVectorHelper.setBit(data, i);
-          }
-          BitVectorHelper.setBit(out.getValidityBuffer(), i);
-        }
-        case DOUBLE -> {
-          if (width == Float.BYTES) {
-            data.setFloat((long) i << 2, (float) doubles[group]);
-            BitVectorHelper.setBit(out.getValidityBuffer(), i);
-          } else {
-            Columns.setDouble(out, i, doubles[group]);
-          }
-        }
-        case DECIMAL -> Columns.setDecimal(out, i, longs[group], highs[group]);
-        default -> throw new IllegalStateException("strings are written above");
-      }
+      write(from + i, out, width, i);
     }
     out.setValueCount(count);
+  }
+
+  /** Writes the values of groups {@code groupIds[0, count)}, NULL where none is set. */
+  void write(int[] groupIds, int count, FieldVector out) {
+    if (kind == Kind.STRING) {
+      strings.write(groupIds, count, (VarCharVector) out);
+      return;
+    }
+    Columns.allocate(out, count);
+    int width = kind == Kind.BOOL ? 0 : Columns.width(out);
+    for (int i = 0; i < count; i++) {
+      write(groupIds[i], out, width, i);
+    }
+    out.setValueCount(count);
+  }
+
+  /**
+   * The value of {@code group} (not a string) at {@code index} of {@code out}, {@code width} wide.
+   */
+  private void write(int group, FieldVector out, int width, int index) {
+    if (!set[group]) {
+      return;
+    }
+    ArrowBuf data = out.getDataBuffer();
+    switch (kind) {
+      case LONG -> Columns.setInt(out, width, index, longs[group]);
+      case BOOL -> {
+        if (longs[group] != 0) {
+          BitVectorHelper.setBit(data, index);
+        }
+        BitVectorHelper.setBit(out.getValidityBuffer(), index);
+      }
+      case DOUBLE -> {
+        if (width == Float.BYTES) {
+          data.setFloat((long) index << 2, (float) doubles[group]);
+          BitVectorHelper.setBit(out.getValidityBuffer(), index);
+        } else {
+          Columns.setDouble(out, index, doubles[group]);
+        }
+      }
+      case DECIMAL -> Columns.setDecimal(out, index, longs[group], highs[group]);
+      default -> throw new IllegalStateException("strings are written apart");
+    }
   }
 
   private void setString(int group, ArrowBuf data, int start, int length) {

@@ -11,9 +11,7 @@ import dev.quiver.operators.hash.GroupTable;
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateMode;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -115,7 +113,7 @@ public final class HashAggregateOperator implements Operator {
     this.sink = requireNonNull(sink, "sink is null");
     this.layout = new AggregateLayout(input, mode, groupKeys, calls);
     List<AggregateCall> copy = List.copyOf(calls);
-    this.description = describe(mode, groupKeys, copy);
+    this.description = AggregateLayout.describe("HashAggregate", mode, "", groupKeys, copy);
     this.feed = Feed.of(layout);
     Field[] distinctArguments = new Field[copy.size()];
     boolean distinct = false;
@@ -301,17 +299,5 @@ public final class HashAggregateOperator implements Operator {
   @Override
   public String toString() {
     return description;
-  }
-
-  private static String describe(AggregateMode mode, int[] groupKeys, List<AggregateCall> calls) {
-    return "HashAggregate[mode="
-        + mode
-        + ", keys="
-        + Arrays.stream(groupKeys)
-            .mapToObj(k -> "#" + k)
-            .collect(Collectors.joining(", ", "[", "]"))
-        + ", aggs="
-        + calls
-        + "]";
   }
 }

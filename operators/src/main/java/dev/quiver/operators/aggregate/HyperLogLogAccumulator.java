@@ -132,6 +132,16 @@ final class HyperLogLogAccumulator implements Accumulator {
     out.setValueCount(count);
   }
 
+  @Override
+  public void writeFinal(int[] groupIds, int count, FieldVector out) {
+    Columns.allocate(out, count);
+    int[] histogram = new int[Q + 2];
+    for (int i = 0; i < count; i++) {
+      Columns.setInt(out, Long.BYTES, i, estimate(registers[groupIds[i]], histogram));
+    }
+    out.setValueCount(count);
+  }
+
   /** Ertl's improved estimator over the registers; {@code histogram} is scratch. */
   static long estimate(byte[] sketch, int[] histogram) {
     Arrays.fill(histogram, 0);

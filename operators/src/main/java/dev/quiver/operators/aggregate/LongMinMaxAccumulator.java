@@ -83,4 +83,17 @@ final class LongMinMaxAccumulator implements Accumulator {
     }
     out.setValueCount(count);
   }
+
+  @Override
+  public void writeFinal(int[] groupIds, int count, FieldVector out) {
+    Columns.allocate(out, count);
+    int width = Columns.width(out);
+    for (int i = 0; i < count; i++) {
+      int group = groupIds[i];
+      if (seen[group]) {
+        Columns.setInt(out, width, i, values[group]);
+      }
+    }
+    out.setValueCount(count);
+  }
 }

@@ -101,15 +101,37 @@ final class LongSumAccumulator implements Accumulator {
       return;
     }
     Columns.allocate(out, count);
-    ArrowBuf data = out.getDataBuffer();
     for (int i = 0; i < count; i++) {
-      long n = counts[from + i];
-      if (n > 0) {
-        data.setDouble((long) i << 3, (double) sums[from + i] / n);
-        BitVectorHelper.setBit(out.getValidityBuffer(), i);
+      writeMean(from + i, out, i);
+    }
+    out.setValueCount(count);
+  }
+
+  @Override
+  public void writeFinal(int[] groupIds, int count, FieldVector out) {
+    Columns.allocate(out, count);
+    if (average) {
+      for (int i = 0; i < count; i++) {
+        writeMean(groupIds[i], out, i);
+      }
+    } else {
+      for (int i = 0; i < count; i++) {
+        int group = groupIds[i];
+        if (counts[group] > 0) {
+          Columns.setInt(out, Long.BYTES, i, sums[group]);
+        }
       }
     }
     out.setValueCount(count);
+  }
+
+  /** AVG of {@code group} at {@code index} of {@code out}, NULL without values. */
+  private void writeMean(int group, FieldVector out, int index) {
+    long n = counts[group];
+    if (n > 0) {
+      out.getDataBuffer().setDouble((long) index << 3, (double) sums[group] / n);
+      BitVectorHelper.setBit(out.getValidityBuffer(), index);
+    }
   }
 
   private void writeSums(int from, int count, FieldVector out) {

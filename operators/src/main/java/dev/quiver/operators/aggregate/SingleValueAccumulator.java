@@ -81,6 +81,11 @@ final class SingleValueAccumulator implements Accumulator {
     value.writeFinal(from, count, out);
   }
 
+  @Override
+  public void writeFinal(int[] groupIds, int count, FieldVector out) {
+    value.writeFinal(groupIds, count, out);
+  }
+
   private QuiverException tooManyRows() {
     return new QuiverException(
         ErrorCode.SCALAR_SUBQUERY_ROWS,

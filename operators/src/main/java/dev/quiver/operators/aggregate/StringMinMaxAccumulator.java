@@ -67,4 +67,9 @@ final class StringMinMaxAccumulator implements Accumulator {
   public void writeFinal(int from, int count, FieldVector out) {
     values.write(from, count, (VarCharVector) out);
   }
+
+  @Override
+  public void writeFinal(int[] groupIds, int count, FieldVector out) {
+    values.write(groupIds, count, (VarCharVector) out);
+  }
 }

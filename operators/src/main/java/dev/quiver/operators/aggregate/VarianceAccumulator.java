@@ -127,17 +127,29 @@ final class VarianceAccumulator implements Accumulator {
   @Override
   public void writeFinal(int from, int count, FieldVector out) {
     Columns.allocate(out, count);
-    ArrowBuf data = out.getDataBuffer();
-    long minimum = sample ? 2 : 1;
     for (int i = 0; i < count; i++) {
-      long n = counts[from + i];
-      if (n >= minimum) {
-        // m2 is a sum of non-negative terms; rounding can leave a tiny negative, never a NaN root.
-        double variance = Math.max(0.0, m2s[from + i]) / (sample ? n - 1 : n);
-        data.setDouble((long) i << 3, root ? Math.sqrt(variance) : variance);
-        BitVectorHelper.setBit(out.getValidityBuffer(), i);
-      }
+      write(from + i, out, i);
     }
     out.setValueCount(count);
+  }
+
+  @Override
+  public void writeFinal(int[] groupIds, int count, FieldVector out) {
+    Columns.allocate(out, count);
+    for (int i = 0; i < count; i++) {
+      write(groupIds[i], out, i);
+    }
+    out.setValueCount(count);
+  }
+
+  /** The result of {@code group} at {@code index} of {@code out}, NULL below its minimum count. */
+  private void write(int group, FieldVector out, int index) {
+    long n = counts[group];
+    if (n >= (sample ? 2 : 1)) {
+      // m2 is a sum of non-negative terms; rounding can leave a tiny negative, never a NaN root.
+      double variance = Math.max(0.0, m2s[group]) / (sample ? n - 1 : n);
+      out.getDataBuffer().setDouble((long) index << 3, root ? Math.sqrt(variance) : variance);
+      BitVectorHelper.setBit(out.getValidityBuffer(), index);
+    }
   }
 }

@@ -10,9 +10,7 @@ import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.kernel.WindowSplitter;
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateMode;
-import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -106,7 +104,9 @@ public final class WindowAggregateOperator implements Operator {
     AggregateLayout layout = new AggregateLayout(input, mode, groupKeys, calls);
     this.partial = mode == AggregateMode.PARTIAL;
     List<AggregateCall> copy = List.copyOf(calls);
-    this.description = describe(mode, windowEnd, groupKeys, copy);
+    this.description =
+        AggregateLayout.describe(
+            "WindowAggregate", mode, "windowEnd=#" + windowEnd + ", ", groupKeys, copy);
     this.endKey = keyPosition(groupKeys, windowEnd);
     this.endColumn = layout.keyColumns[endKey];
     checkWindowEnd(layout.keyFields.get(endKey));
@@ -311,20 +311,5 @@ public final class WindowAggregateOperator implements Operator {
   @Override
   public String toString() {
     return description;
-  }
-
-  private static String describe(
-      AggregateMode mode, int windowEnd, int[] groupKeys, List<AggregateCall> calls) {
-    return "WindowAggregate[mode="
-        + mode
-        + ", windowEnd=#"
-        + windowEnd
-        + ", keys="
-        + Arrays.stream(groupKeys)
-            .mapToObj(k -> "#" + k)
-            .collect(Collectors.joining(", ", "[", "]"))
-        + ", aggs="
-        + calls
-        + "]";
   }
 }
