@@ -22,17 +22,33 @@ final class PlanTaskFactory implements StageTaskFactory {
   private final PlanNode plan;
   private final long memoryBudget;
   private final Set<Integer> unboundedInputs;
+  private final Set<Integer> keptInputs;
 
-  PlanTaskFactory(int stageId, PlanNode plan, long memoryBudget, Set<Integer> unboundedInputs) {
+  /**
+   * @param unboundedInputs the stage inputs that read a stream
+   * @param keptInputs the stage inputs whose rows the task keeps ({@link KeptInputs})
+   */
+  PlanTaskFactory(
+      int stageId,
+      PlanNode plan,
+      long memoryBudget,
+      Set<Integer> unboundedInputs,
+      Set<Integer> keptInputs) {
     this.stageId = stageId;
     this.plan = requireNonNull(plan, "plan is null");
     this.memoryBudget = memoryBudget;
     this.unboundedInputs = Set.copyOf(unboundedInputs);
+    this.keptInputs = Set.copyOf(keptInputs);
   }
 
   @Override
   public Set<Integer> unboundedInputs() {
     return unboundedInputs;
+  }
+
+  @Override
+  public boolean keepsRows(int input) {
+    return keptInputs.contains(input);
   }
 
   @Override

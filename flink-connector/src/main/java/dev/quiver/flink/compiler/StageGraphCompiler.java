@@ -193,6 +193,16 @@ public final class StageGraphCompiler {
     return unbounded;
   }
 
+  /**
+   * The inputs of {@code stage} whose rows its tasks keep ({@link KeptInputs}: a join's build side,
+   * an aggregate's input): a STREAMING task checkpoints them and replays them on a restore, and
+   * only them, since the rows of the others (a table in {@code table UNION ALL stream}) have gone
+   * downstream and must not go again.
+   */
+  private static Set<Integer> keptInputs(Stage stage) {
+    return KeptInputs.of(stage.plan());
+  }
+
   private DataStream<BatchRecord> compileStage(
       StreamExecutionEnvironment env,
       StageGraph graph,
@@ -223,7 +233,8 @@ public final class StageGraphCompiler {
     }
     BatchTypeInfo type = edgeType(graph, stage);
     StageTaskFactory task =
-        new PlanTaskFactory(stage.id(), stage.plan(), taskMemoryBudget, unboundedInputs);
+        new PlanTaskFactory(
+            stage.id(), stage.plan(), taskMemoryBudget, unboundedInputs, keptInputs(stage));
     OutputSplit split = StageEdges.split(stage.distribution());
     String name = "stage " + stage.id() + ": " + stage.plan();
     int tasks = stage.tasks();

@@ -537,13 +537,15 @@ public final class QuiverSession implements AutoCloseable {
    * Makes {@code env} run a STREAMING job with checkpoints: every {@value
    * #STREAM_CHECKPOINT_MILLIS} ms unless the session's Flink configuration sets an interval.
    * Results reach the caller as each checkpoint completes, so the interval is also the result
-   * latency.
+   * latency. A failure restarts the job from its last checkpoint a bounded number of times ({@link
+   * StreamingRestarts}) unless the configuration chooses a restart strategy.
    */
   private static void streaming(StreamExecutionEnvironment env) {
     env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
     if (!env.getCheckpointConfig().isCheckpointingEnabled()) {
       env.enableCheckpointing(STREAM_CHECKPOINT_MILLIS);
     }
+    StreamingRestarts.bound(env);
   }
 
   /** {@code savepoint} as a URI: a path without a scheme is made absolute on this machine. */

@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -20,19 +21,25 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * the pipeline's {@link TaskPipeline#inputOrder() order} has ended. Unbounded inputs never end, so
  * none waits for one: the operators that take two streams (a window join) take them in any order.
  *
- * <p>And the task's part of a checkpoint. What the pipeline built from a bounded input that is not
- * the last in order (a hash table of a broadcast table) is state that a restore must rebuild, and a
- * finished bounded input is not read again after a restore. So every batch of such an input is
- * logged (as Arrow IPC bytes) when it arrives; a snapshot is that log, the other inputs' batches
- * still waiting and which inputs have ended, and a restore replays it into a new pipeline. Batches
- * of the other inputs that were handed on are not state: the pipeline's output for them has gone
- * downstream before the barrier, and what an unbounded input's rows left in the operators (open
- * windows) is in the stateful operators' own snapshots.
+ * <p>And the task's part of a checkpoint. What the pipeline built from a bounded input whose rows
+ * stay in the task ({@link StageTaskFactory#keepsRows}: the hash table of a broadcast table, an
+ * aggregate's groups) is state that a restore must rebuild, and a finished bounded input is not
+ * read again after a restore. So every batch of such an input is logged (as Arrow IPC bytes) when
+ * it arrives; a snapshot is that log, the other inputs' batches still waiting and which inputs have
+ * ended, and a restore replays it into a new pipeline (whose output during the replay the task
+ * drops: it went downstream before the checkpoint). The batches of a bounded input whose rows pass
+ * straight through (the table of {@code table UNION ALL stream}) are not logged: once handed on,
+ * their rows are downstream, covered by the checkpoint, and sending them again after a restore
+ * would duplicate them; the snapshot says only whether the input ended, so the restored task
+ * neither waits for it nor reads it again (its source resumes after the rows it had emitted, and
+ * has none left once it finished). Nor are handed-on batches of unbounded inputs: what their rows
+ * left in the operators (open windows) is in the stateful operators' own snapshots.
  *
  * <pre>
- *   inputs in order:   table A (bounded)   table B (bounded)   stream S    stream T
- *   handed on:         at once             once A ended        once A, B ended
- *   logged:            yes                 yes                 no          no
+ *   Union[HashJoin[build = table A, probe = stream S], table B]
+ *   inputs in order:   table A (build)   stream S         table B (passes through)
+ *   handed on:         at once           once A ended     once A ended
+ *   logged:            yes               no               no
  *   snapshot entry:    [kind: 0 = batch, 1 = input ended][input][Arrow IPC stream of one batch]
  * </pre>
  *
@@ -47,6 +54,7 @@ final class OrderedInputs implements AutoCloseable {
   private final int[] order;
   private final int[] position; // input -> its place in order
   private final boolean[] unbounded;
+  private final boolean[] logged; // bounded inputs whose rows stay in the task
   private final List<ArrayDeque<VectorSchemaRoot>> waiting = new ArrayList<>();
   private final boolean[] ended;
   private final boolean[] finished; // finished in the pipeline
@@ -55,8 +63,14 @@ final class OrderedInputs implements AutoCloseable {
 
   /**
    * @param unboundedInputs the inputs that read a stream (never end)
+   * @param keepsRows whether a bounded input's rows stay in the task ({@link
+   *     StageTaskFactory#keepsRows})
    */
-  OrderedInputs(TaskPipeline pipeline, BufferAllocator allocator, Set<Integer> unboundedInputs) {
+  OrderedInputs(
+      TaskPipeline pipeline,
+      BufferAllocator allocator,
+      Set<Integer> unboundedInputs,
+      IntPredicate keepsRows) {
     this.pipeline = requireNonNull(pipeline, "pipeline is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
     this.order = pipeline.inputOrder();
@@ -69,6 +83,10 @@ final class OrderedInputs implements AutoCloseable {
     for (int input : unboundedInputs) {
       unbounded[input] = true;
     }
+    this.logged = new boolean[order.length];
+    for (int input = 0; input < order.length; input++) {
+      logged[input] = !unbounded[input] && keepsRows.test(input);
+    }
     this.ended = new boolean[order.length];
     this.finished = new boolean[order.length];
     while (frontier < order.length && unbounded[order[frontier]]) {
@@ -76,15 +94,10 @@ final class OrderedInputs implements AutoCloseable {
     }
   }
 
-  /** Whether {@code input}'s batches are logged: a bounded input that is not the last in order. */
-  private boolean logged(int input) {
-    return !unbounded[input] && position[input] < order.length - 1;
-  }
-
   /** Takes one batch of {@code input} (owned from now on): hands it on or keeps it waiting. */
   void add(int input, VectorSchemaRoot batch) {
     try {
-      if (logged(input)) {
+      if (logged[input]) {
         log.add(entry(BATCH, input, BatchBytes.write(batch)));
       }
     } catch (RuntimeException | Error e) {
@@ -104,7 +117,7 @@ final class OrderedInputs implements AutoCloseable {
       return;
     }
     ended[input] = true;
-    if (logged(input)) {
+    if (logged[input]) {
       log.add(entry(ENDED, input, new byte[0]));
     }
     advance();
@@ -132,7 +145,7 @@ final class OrderedInputs implements AutoCloseable {
   List<byte[]> snapshot() {
     List<byte[]> state = new ArrayList<>(log);
     for (int input = 0; input < waiting.size(); input++) {
-      if (!logged(input)) {
+      if (!logged[input]) {
         for (VectorSchemaRoot batch : waiting.get(input)) {
           state.add(entry(BATCH, input, BatchBytes.write(batch)));
         }

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -51,7 +52,9 @@ final class StageDriver implements AutoCloseable {
   private final int tasks;
   private final TaskKeyRanges.Scope keyRanges;
   private boolean outputFinished;
+  private boolean replaying; // restoring a checkpoint: the pipeline's output is dropped
   private final Set<Integer> unboundedInputs;
+  private final IntPredicate keepsRows;
   private OrderedInputs ordered; // null: Flink hands the inputs over in order (BATCH jobs)
 
   /**
@@ -73,6 +76,7 @@ final class StageDriver implements AutoCloseable {
     this.emitter = new OutputEmitter(split, partition, allocator, emit);
     this.stageId = factory.stageId();
     this.unboundedInputs = factory.unboundedInputs();
+    this.keepsRows = factory::keepsRows;
     this.partition = partition;
     this.tasks = tasks;
     // One spill space per task, under Flink's io.tmp.dirs; closed (files deleted) with the task.
@@ -103,6 +107,10 @@ final class StageDriver implements AutoCloseable {
   }
 
   private void send(VectorSchemaRoot batch) {
+    if (replaying) {
+      batch.close(); // sent before the checkpoint being restored (see restore)
+      return;
+    }
     stats.rowsOut.add(batch.getRowCount());
     stats.batchesOut.add(1);
     long bytes = 0;
@@ -124,7 +132,7 @@ final class StageDriver implements AutoCloseable {
    */
   void keepInputOrder() {
     if (ordered == null) {
-      ordered = new OrderedInputs(pipeline, allocator, unboundedInputs);
+      ordered = new OrderedInputs(pipeline, allocator, unboundedInputs, keepsRows);
     }
   }
 
@@ -152,7 +160,10 @@ final class StageDriver implements AutoCloseable {
 
   /**
    * Restores a state from {@link #snapshot} into this task's new pipeline, before any record: the
-   * operators' states first, then the bounded inputs' batches replayed.
+   * operators' states first, then the bounded inputs' batches replayed. What the pipeline emits
+   * while it replays them is dropped: it emitted the same before the checkpoint, and that went
+   * downstream ahead of the barrier (the groups of an aggregate of a table whose input had ended,
+   * the unmatched rows of a finished join). The replay rebuilds the state; it sends nothing again.
    */
   void restore(Iterable<byte[]> state) {
     Map<Integer, byte[]> operators = new HashMap<>();
@@ -168,7 +179,13 @@ final class StageDriver implements AutoCloseable {
       pipeline.restoreState(operators);
       if (!inputs.isEmpty()) {
         keepInputOrder();
-        ordered.restore(inputs);
+        replaying = true;
+        try {
+          ordered.restore(inputs);
+          pipeline.flush(); // and what it holds only to fill a batch: none was held at the snapshot
+        } finally {
+          replaying = false;
+        }
       }
       finishOutputIfDone();
     } catch (RuntimeException e) {

@@ -40,6 +40,19 @@ public interface StageTaskFactory extends Serializable {
     return Set.of();
   }
 
+  /**
+   * Whether the rows of bounded stage input {@code input} stay in the task (a join's build side, an
+   * aggregate's groups): a STREAMING task logs such an input's batches for its checkpoints and
+   * replays them into a restored pipeline. The rows of the other bounded inputs pass straight
+   * through to the task's output, which a restore must not send again: it only learns whether the
+   * input had ended ({@link OrderedInputs}). True (the default) for every input: replaying an input
+   * whose rows passed through costs checkpoint space, never rows, since a restored task drops what
+   * its replay emits.
+   */
+  default boolean keepsRows(int input) {
+    return true;
+  }
+
   /** The id of the stage whose tasks this builds (for task statistics), or -1 when none. */
   default int stageId() {
     return -1;
