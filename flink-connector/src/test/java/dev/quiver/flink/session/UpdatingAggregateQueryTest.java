@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.error.QuiverException;
+import dev.quiver.flink.batch.BatchRecord;
+import dev.quiver.flink.compiler.StageOutputHook;
+import dev.quiver.flink.runtime.BatchOperator;
 import dev.quiver.flink.testing.KafkaBroker;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;
@@ -16,8 +19,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,6 +52,8 @@ class UpdatingAggregateQueryTest {
           new Column("price", SqlType.DOUBLE, true),
           new Column("ts", SqlType.TIMESTAMP, true));
   private static final long T0 = 1_767_225_600_000L; // 2026-01-01 00:00:00 UTC
+  private static final AtomicBoolean ARMED = new AtomicBoolean();
+  private static final AtomicInteger FAILURES = new AtomicInteger();
   private static QuiverSession session;
 
   @BeforeAll
@@ -144,6 +154,62 @@ class UpdatingAggregateQueryTest {
   }
 
   /**
+   * The final aggregate's groups survive a failure: once the first answer is out (so a checkpoint
+   * holds the groups), stage 0 fails on its next batch; Flink restarts the job from the checkpoint
+   * and the changelog goes on from the restored groups, adding up to the batch answer over all the
+   * records, with no row retracted that it did not add.
+   */
+  @Test
+  void theGroupsSurviveATaskFailure() throws Exception {
+    KAFKA.createTopic("restored", 2);
+    send("restored", 0, 1000);
+    Configuration flink = new Configuration();
+    flink.set(TaskManagerOptions.NUM_TASK_SLOTS, 4);
+    flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+    flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
+    StageOutputHook hook =
+        (stage, output) ->
+            stage.id() != 0
+                ? output
+                : output
+                    .forward()
+                    .transform("fail once", output.getType(), new FailWhenArmed())
+                    .setParallelism(output.getParallelism());
+    ARMED.set(false);
+    FAILURES.set(0);
+    try (QuiverSession failing =
+        QuiverSession.builder().parallelism(2).configuration(flink).stageOutputHook(hook).build()) {
+      failing.registerTable(
+          "restored",
+          BIDS,
+          Optional.of(new EventTime("ts", Duration.ofSeconds(5))),
+          kafka("restored", Map.of()));
+      // The oracle runs in the shared session, where no task fails.
+      session.registerTable(
+          "restored_now",
+          BIDS,
+          Optional.empty(),
+          kafka("restored", Map.of("scan.bounded.mode", "latest-offset")));
+      String query =
+          "SELECT auction, count(*) AS n, sum(price) AS total, max(id) AS last FROM %s"
+              + " GROUP BY auction";
+      try (SqlResult stream = failing.sql(String.format(query, "restored"))) {
+        List<List<Object>> changes = new ArrayList<>();
+        Map<List<Object>, Integer> first = batch(String.format(query, "restored_now"));
+        StreamingResults.readUntil(
+            stream, changes, read -> applied(read).equals(first), "the first answer", DEADLINE);
+        ARMED.set(true);
+        send("restored", 1000, 1600);
+        Map<List<Object>, Integer> all = batch(String.format(query, "restored_now"));
+        StreamingResults.readUntil(
+            stream, changes, read -> applied(read).equals(all), "the answer after more", DEADLINE);
+        assertThat(FAILURES.get()).as("injected failures").isPositive();
+      }
+    }
+  }
+
+  /**
    * Runs {@code query} (with {@code %s} for the table's suffix) over the stream until its changelog
    * adds up to the batch answer, then sends more records and waits again: the groups they touch
    * change with -U / +U pairs (when {@code updates}), each -U retracting a row the changelog added.
@@ -206,5 +272,24 @@ class UpdatingAggregateQueryTest {
       }
     }
     return rows;
+  }
+
+  /** Passes batches on; in its first attempt, fails on the first data batch once armed. */
+  private static final class FailWhenArmed extends BatchOperator
+      implements OneInputStreamOperator<BatchRecord, BatchRecord> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void processElement(StreamRecord<BatchRecord> element) {
+      BatchRecord record = element.getValue();
+      if (record.isData()
+          && ARMED.get()
+          && getRuntimeContext().getTaskInfo().getAttemptNumber() == 0) {
+        record.close();
+        FAILURES.incrementAndGet();
+        throw new IllegalStateException("injected failure in " + taskName());
+      }
+      emit(record);
+    }
   }
 }
