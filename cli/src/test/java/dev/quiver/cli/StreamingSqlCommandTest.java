@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -134,6 +135,42 @@ class StreamingSqlCommandTest {
       assertThat(Files.readAllLines(err, UTF_8).stream().filter(l -> l.startsWith("quiver:")))
           .containsExactly("quiver: interrupted: cancelling the query", "quiver: query cancelled");
       assertThat(printed(out)).containsExactly("id,customer", "1,ann", "2,bob");
+    } finally {
+      cli.destroyForcibly();
+    }
+  }
+
+  /**
+   * A GROUP BY over the stream without a window prints a changelog, as Flink's SQL client does:
+   * {@code op} first, {@code +I} for a new group, {@code -U} / {@code +U} when a group changes.
+   */
+  @Test
+  void aGroupByOverAStreamPrintsItsChangelog() throws Exception {
+    Path orders = Files.createDirectories(dir.resolve("grouped"));
+    drop(orders, "a.csv", "1,ann,1.50,2026-01-01 00:00:01\n");
+    Path script = dir.resolve("totals.sql");
+    Files.writeString(
+        script,
+        create(orders, ", 'source.monitor-interval' = '200 ms'")
+            + "SELECT customer, count(*) AS n, sum(amount) AS total FROM orders"
+            + " GROUP BY customer;\n",
+        UTF_8);
+    Path out = dir.resolve("out.txt");
+    Path err = dir.resolve("err.txt");
+    Process cli =
+        new ProcessBuilder(QuiverJvm.command("sql", "--parallelism", "1", "-f", script.toString()))
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
+    try {
+      List<String> lines = new ArrayList<>(List.of("op,customer,n,total", "+I,ann,1,1.50"));
+      awaitLines(cli, out, err, lines);
+      drop(orders, "b.csv", "2,ann,2.00,2026-01-01 00:00:05\n");
+      lines.addAll(List.of("-U,ann,1,1.50", "+U,ann,2,3.50"));
+      awaitLines(cli, out, err, lines);
+      drop(orders, "c.csv", "3,bob,0.25,2026-01-01 00:00:06\n");
+      lines.add("+I,bob,1,0.25");
+      awaitLines(cli, out, err, lines);
     } finally {
       cli.destroyForcibly();
     }
