@@ -293,11 +293,12 @@ public final class StageGraphCompiler {
   /**
    * The uid of {@code stage}'s operator. A savepoint maps operator state by uid, and Flink's
    * generated ones change with the job's shape (a stage output hook, a changed chain), so each
-   * stage's operator is {@code quiver-stage-N} and the operators of its scans' sources {@code
-   * quiver-stage-N-input-K[-i]} (see {@link LeafStreams#visitScan}).
+   * stage's operator is {@code quiver-stage-N-F}, F the digest of what its state means ({@link
+   * StageFingerprint}: a savepoint of another query is refused, not misread), and the operators of
+   * its scans' sources {@code quiver-stage-N-F-input-K[-i]} (see {@link LeafStreams#visitScan}).
    */
   private static String uid(Stage stage) {
-    return "quiver-stage-" + stage.id();
+    return "quiver-stage-" + stage.id() + "-" + StageFingerprint.of(stage);
   }
 
   /** Whether {@code stage} reads, FORWARD, a stage that other stage inputs read too. */

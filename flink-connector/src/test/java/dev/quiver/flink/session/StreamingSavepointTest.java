@@ -126,7 +126,22 @@ class StreamingSavepointTest {
       oneLine(
           () -> session.sqlFromSavepoint("SELECT id FROM bids WHERE price > 10", savepoint),
           ErrorCode.INVALID_QUERY,
-          "was not taken from this query: it holds the state of 'quiver-stage-1'");
+          "was not taken from this query: it holds the state of 'quiver-stage-");
+      // The same stages, tasks and column types, but another aggregate: its state means another
+      // thing, and the stage's uid says so.
+      oneLine(
+          () ->
+              session.sqlFromSavepoint(
+                  String.format(QUERY.replace("sum(price)", "max(price)"), "bids"), savepoint),
+          ErrorCode.INVALID_QUERY,
+          "was not taken from this query");
+      // A filter's constant changes no state: the savepoint still fits (checked, then cancelled).
+      try (SqlResult fits =
+          session.sqlFromSavepoint(
+              String.format(QUERY.replace("auction IS NOT NULL", "auction > -1"), "bids"),
+              savepoint)) {
+        assertThat(fits.streaming()).isTrue();
+      }
       oneLine(
           () -> session.sqlFromSavepoint(String.format(QUERY, "bids_now"), savepoint),
           ErrorCode.INVALID_QUERY,
