@@ -29,7 +29,9 @@ import dev.quiver.plan.node.SortPreservingMerge;
 import dev.quiver.plan.node.TopK;
 import dev.quiver.plan.node.Window;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -101,32 +103,46 @@ public final class UnboundedInputs {
     if (!readsUnbounded(plan)) {
       return plan;
     }
-    PlanNode windowed = windowed(plan);
+    PlanNode windowed = windowed(plan, new IdentityHashMap<>());
     check(windowed);
     return windowed;
   }
 
-  private static PlanNode windowed(PlanNode node) {
+  /**
+   * {@code node} marked, bottom up; {@code streams} learns of every node returned whether it reads
+   * a stream, so that no subtree is walked twice.
+   */
+  private static PlanNode windowed(PlanNode node, Map<PlanNode, Boolean> streams) {
     List<PlanNode> children = new ArrayList<>();
+    boolean stream = node instanceof Scan scan && scan.source().isUnbounded();
     for (PlanNode child : node.children()) {
-      children.add(windowed(child));
+      PlanNode marked = windowed(child, streams);
+      children.add(marked);
+      stream |= streams.get(marked);
     }
-    PlanNode rebuilt = node.withChildren(children);
+    PlanNode marked = marked(node.withChildren(children), stream, streams);
+    streams.put(marked, stream);
+    return marked;
+  }
+
+  private static PlanNode marked(PlanNode rebuilt, boolean stream, Map<PlanNode, Boolean> streams) {
+    if (!stream) {
+      return rebuilt;
+    }
     if (rebuilt instanceof Project project
         && isChangelog(project.input())
         && !carriesRowKind(project)) {
       return withRowKind(project);
     }
     if (rebuilt instanceof HashJoin join) {
-      return streamJoin(join);
+      return streams.get(join.build()) && streams.get(join.probe()) ? streamJoin(join) : join;
     }
     if (rebuilt instanceof Window window) {
       return windowedFunctions(window);
     }
     if (!(rebuilt instanceof Aggregate aggregate)
         || aggregate.windowEnd().isPresent()
-        || aggregate.isUpdating()
-        || !readsUnbounded(aggregate)) {
+        || aggregate.isUpdating()) {
       return rebuilt;
     }
     if (aggregate.mode() == AggregateMode.FINAL) {
@@ -200,12 +216,11 @@ public final class UnboundedInputs {
   }
 
   /**
-   * {@code window} over event-time windows when one of its partition keys is a window end of a
-   * stream ({@link Window#withWindowEnd}); else unchanged (and refused by {@link #check} if it
-   * reads a stream).
+   * {@code window}, which reads a stream, over event-time windows when one of its partition keys is
+   * a window end ({@link Window#withWindowEnd}); else unchanged (and refused by {@link #check}).
    */
   private static Window windowedFunctions(Window window) {
-    if (window.windowEnd().isPresent() || !readsUnbounded(window)) {
+    if (window.windowEnd().isPresent()) {
       return window;
     }
     for (int key : window.partitionKeys()) {
@@ -217,17 +232,15 @@ public final class UnboundedInputs {
   }
 
   /**
-   * {@code join} as a join of two streams bounded by event time ({@link EventTimeJoin}) when both
-   * its sides are streams: a window join when a pair of its keys are both sides' window ends (Flink
-   * SQL's window join: {@code ON L.window_end = R.window_end AND ...}), else an interval join when
-   * its condition bounds the probe side's time by the build side's from below and above ({@code
-   * L.ts BETWEEN R.ts - INTERVAL '10' SECOND AND R.ts}); else unchanged (and refused by {@link
-   * #check}).
+   * {@code join}, both of whose sides read streams, as a join of two streams bounded by event time
+   * ({@link EventTimeJoin}): a window join when a pair of its keys are both sides' window ends
+   * (Flink SQL's window join: {@code ON L.window_end = R.window_end AND ...}), else an interval
+   * join when its condition bounds the probe side's time by the build side's from below and above
+   * ({@code L.ts BETWEEN R.ts - INTERVAL '10' SECOND AND R.ts}); else unchanged (and refused by
+   * {@link #check}).
    */
   private static HashJoin streamJoin(HashJoin join) {
-    if (join.eventTime().isPresent()
-        || !readsUnbounded(join.build())
-        || !readsUnbounded(join.probe())) {
+    if (join.eventTime().isPresent()) {
       return join;
     }
     for (int i = 0; i < join.buildKeys().size(); i++) {
