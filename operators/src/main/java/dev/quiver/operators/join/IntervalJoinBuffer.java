@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.operators.kernel.Take;
 import dev.quiver.operators.memory.MemoryBudget;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
@@ -22,6 +23,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * dropped and counted; a batch that loses rows is compacted with one gather ({@link Take}), a batch
  * that loses none is kept as it came.
  *
+ * <p>Probe batches of a LEFT or FULL join also remember which of their rows matched ({@link
+ * Held#matched}, one bit per row, not reserved in the budget), so that the unmatched ones can be
+ * emitted padded with NULLs when the batch is dropped.
+ *
  * <p>Build batches also remember the event time below which their rows were joined already ({@link
  * Held#joinedBelow}): a batch whose rows complete at different watermarks is joined piece by piece
  * and dropped once its last row is joined, without copying the rows that wait.
@@ -34,6 +39,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
     final long max;
     final long bytes;
     long joinedBelow = Long.MIN_VALUE; // rows with an earlier event time were joined
+    final BitSet matched = new BitSet(); // probe rows that met a build row (LEFT, FULL joins)
 
     private Held(VectorSchemaRoot batch, long min, long max, long bytes) {
       this.batch = batch;

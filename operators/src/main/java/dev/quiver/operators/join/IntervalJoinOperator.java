@@ -15,6 +15,7 @@ import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -34,8 +35,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   watermark(w), now = w · 1000 µs:
  *     build rows with b.t + upper < now (complete: no later probe row can match them)
  *       ─► HashJoinOperator ◄─ probe batches whose [min, max] meets [min b.t + lower, max b.t + upper]
- *       ─► sink; the joined build rows are dropped
+ *       ─► sink; the joined build rows are dropped (RIGHT, FULL: the unmatched ones padded)
  *     probe batches with max p.t < now - max(upper, 0) + lower: dropped (dead)
+ *       (LEFT, FULL: their rows that never matched, padded with NULL build columns ─► sink)
  *   finish(0) and finish(1) ─► every held build row joined with every held probe row
  * </pre>
  *
@@ -48,10 +50,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * (a watermark promises that), so every match of a complete build row is held when it completes:
  * the output is the set Flink's join emits. A build row that is complete on arrival (possible when
  * {@code upper < 0}) is joined at the next watermark that advances. Output rows are probe columns
- * then build columns ({@link JoinType#INNER}'s schema), in no particular order; each watermark's
- * matches come out before the watermark passes on. The rows of a match may be older than that
- * watermark: a consumer that uses their event time needs its watermark held back by the interval,
- * as Flink does.
+ * then build columns ({@link JoinType#outputSchema} of the kind), in no particular order; each
+ * watermark's matches come out before the watermark passes on. The rows of a match may be older
+ * than that watermark: a consumer that uses their event time needs its watermark held back by the
+ * interval, as Flink does.
  *
  * <p>Each emission builds a fresh {@link HashJoinOperator} over the completed build rows and probes
  * it with the held probe batches within their reach: a pass over those rows per watermark, so the
@@ -66,10 +68,22 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * dropped once its newest row is dead; the dead rows of a batch that still has live ones stay (a
  * stream's batches are short in event time: few extra rows, and no copies).
  *
- * <p>Limitations: INNER joins only (other kinds are refused); the held rows are reserved in the
- * task's budget and do not spill: exceeding it fails with MEMORY_BUDGET_EXCEEDED naming this
+ * <p>Outer joins (LEFT, RIGHT, FULL; left is the probe side, right the build side, as in {@link
+ * JoinType}) emit a preserved row without a match once, padded with NULLs, as soon as no match can
+ * come any more, as Flink SQL's outer interval join does. A build row is joined once, when it is
+ * complete, against every probe row that can still match it, so a hash join that keeps unmatched
+ * build rows (RIGHT) decides it then; the bounds are part of that join's filter, so a build row
+ * whose key matches only outside the interval comes out padded. A probe row may match build rows
+ * completed at different watermarks: each held probe batch keeps a bit per row that a match set
+ * ({@link ProbeMarks}: a hidden row id column through the hash join), and when the batch is dropped
+ * as dead, or the inputs end, its rows without the bit come out padded. A late row is dropped on
+ * either side, also a preserved one, as Flink SQL's outer interval join drops it.
+ *
+ * <p>Limitations: semi, anti, mark and null-aware joins are refused; the held rows are reserved in
+ * the task's budget and do not spill: exceeding it fails with MEMORY_BUDGET_EXCEEDED naming this
  * operator. Checkpoints: {@link #snapshotState()} holds the watermark, the counters, the finished
- * inputs and the held rows ({@link IntervalJoinSnapshot}). Not thread-safe.
+ * inputs, the held rows and the matched bits of the probe rows ({@link IntervalJoinSnapshot}). Not
+ * thread-safe.
  */
 public final class IntervalJoinOperator implements Operator {
   private final OperatorContext context;
@@ -81,6 +95,7 @@ public final class IntervalJoinOperator implements Operator {
   private final long lower;
   private final long upper;
   private final BatchSink sink;
+  private final Schema outputSchema;
   private final String description;
   private final IntervalJoinBounds bounds;
   private final IntervalJoinBuffer build;
@@ -92,7 +107,8 @@ public final class IntervalJoinOperator implements Operator {
   private boolean closed;
 
   /**
-   * @param kind the join kind: INNER
+   * @param kind the join kind: INNER, LEFT (preserves the probe rows), RIGHT (the build rows) or
+   *     FULL
    * @param buildKeys the build key columns, equal to {@code probeKeys} in a match
    * @param filter supplies the residual condition over {@code [probe columns][build columns]}, or
    *     null for none; called once
@@ -125,8 +141,10 @@ public final class IntervalJoinOperator implements Operator {
     this.sink = requireNonNull(sink, "sink is null");
     this.lower = lowerMicros;
     this.upper = upperMicros;
-    if (kind.type() != JoinType.INNER || kind.nullAware()) {
-      throw new IllegalArgumentException("an interval join can only be INNER, not " + kind);
+    this.outputSchema = kind.type().outputSchema(probeSchema, buildSchema);
+    if (!kind.type().emitsPairs() || kind.nullAware()) {
+      throw new IllegalArgumentException(
+          "an interval join can only be INNER, LEFT, RIGHT or FULL, not " + kind);
     }
     if (lowerMicros > upperMicros) {
       throw new IllegalArgumentException(
@@ -160,9 +178,12 @@ public final class IntervalJoinOperator implements Operator {
     }
   }
 
-  /** The schema of the output batches: probe columns, then build columns. */
+  /**
+   * The schema of the output batches: probe columns, then build columns ({@link
+   * JoinType#outputSchema} of the join's type: nullable where padded).
+   */
   public Schema outputSchema() {
-    return JoinType.INNER.outputSchema(probeSchema, buildSchema);
+    return outputSchema;
   }
 
   @Override
@@ -206,7 +227,9 @@ public final class IntervalJoinOperator implements Operator {
     watermark = millis;
     long now = micros(millis);
     join(minus(now, upper));
-    probe.dropBefore(plus(minus(now, Math.max(upper, 0)), lower));
+    long dead = plus(minus(now, Math.max(upper, 0)), lower);
+    padProbeRows(held -> held.max < dead);
+    probe.dropBefore(dead);
     dropUnmatchable();
   }
 
@@ -228,6 +251,7 @@ public final class IntervalJoinOperator implements Operator {
     if (buildFinished && probeFinished) {
       try {
         join(Long.MAX_VALUE);
+        padProbeRows(held -> true);
       } finally {
         build.close(); // return the memory now; the counters stay for a snapshot
         probe.close();
@@ -237,13 +261,57 @@ public final class IntervalJoinOperator implements Operator {
     }
   }
 
-  /** Without rows on one side that has ended, the other side's rows can never match. */
+  /**
+   * Without rows on one side that has ended, the other side's rows can never match: they are
+   * dropped, and those of a preserved side emitted padded with NULLs.
+   */
   private void dropUnmatchable() {
-    if (buildFinished && build.rows() == 0) {
+    if (buildFinished && build.rows() == 0 && probe.rows() > 0) {
+      padProbeRows(held -> true);
       probe.close();
     }
-    if (probeFinished && probe.rows() == 0) {
+    if (probeFinished && probe.rows() == 0 && build.rows() > 0) {
+      if (kind.type().padsRight()) {
+        join(Long.MAX_VALUE); // against no probe rows: each build row comes out padded
+      }
       build.close();
+    }
+  }
+
+  /**
+   * LEFT and FULL joins: emits the unmatched rows of the held probe batches that {@code dropped}
+   * selects, which the caller drops next (dead rows: no build row, held or to come, can match them
+   * any more), padded with NULL build columns.
+   */
+  private void padProbeRows(Predicate<IntervalJoinBuffer.Held> dropped) {
+    if (!kind.type().padsLeft()) {
+      return;
+    }
+    try (JoinOutput out =
+        new JoinOutput(
+            kind.type(),
+            probeSchema,
+            buildSchema,
+            context.allocator(),
+            context.targetBatchRows(),
+            sink)) {
+      int[] rows = new int[0];
+      for (IntervalJoinBuffer.Held held : probe.held()) {
+        if (!dropped.test(held)) {
+          continue;
+        }
+        int count = held.batch.getRowCount();
+        if (rows.length < count) {
+          rows = new int[count];
+        }
+        int unmatched = 0;
+        for (int row = held.matched.nextClearBit(0); row < count; ) {
+          rows[unmatched++] = row;
+          row = held.matched.nextClearBit(row + 1);
+        }
+        out.probeRows(held.batch, rows, unmatched);
+      }
+      out.flush();
     }
   }
 
@@ -274,18 +342,33 @@ public final class IntervalJoinOperator implements Operator {
    * rows in {@code [from, to]}.
    */
   private void run(List<VectorSchemaRoot> pieces, long from, long to) {
+    JoinType type = kind.type();
+    // The build rows are complete: whether one is unmatched is known now (RIGHT, FULL). Whether a
+    // probe row is (LEFT, FULL) is known only when it is dead: this join marks its matches.
+    JoinKind hashKind = JoinKind.of(type.padsRight() ? JoinType.RIGHT : JoinType.INNER);
+    List<IntervalJoinBuffer.Held> probed = new ArrayList<>();
+    for (IntervalJoinBuffer.Held held : probe.held()) {
+      if (held.max >= from && held.min <= to) {
+        probed.add(held);
+      }
+    }
+    boolean marks = type.padsLeft();
+    Schema hashProbe = marks ? ProbeMarks.withRowId(probeSchema) : probeSchema;
+    BatchSink out =
+        marks
+            ? new ProbeMarks(probed, probeSchema.getFields().size(), outputSchema, sink)
+            : batch -> sink.accept(BatchTransfer.withSchema(batch, outputSchema));
     try (HashJoinOperator join =
         new HashJoinOperator(
-            context, kind, buildSchema, buildKeys, probeSchema, probeKeys, bounds, sink)) {
+            context, hashKind, buildSchema, buildKeys, hashProbe, probeKeys, bounds, out)) {
       for (int i = 0; i < pieces.size(); i++) {
         VectorSchemaRoot piece = pieces.set(i, null);
         join.add(0, piece);
       }
       join.finish(0);
-      for (IntervalJoinBuffer.Held held : probe.held()) {
-        if (held.max >= from && held.min <= to) {
-          join.add(1, BatchTransfer.share(held.batch, context.allocator()));
-        }
+      for (int i = 0; i < probed.size(); i++) {
+        VectorSchemaRoot shared = BatchTransfer.share(probed.get(i).batch, context.allocator());
+        join.add(1, marks ? ProbeMarks.addRowIds(shared, i, hashProbe) : shared);
       }
       join.finish(1);
     }

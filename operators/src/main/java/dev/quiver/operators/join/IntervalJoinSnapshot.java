@@ -5,8 +5,10 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
+import java.util.BitSet;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -30,14 +32,18 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   build rows                    int64 length, then an Arrow IPC stream of the build rows not
  *                                 joined yet, in arrival order
  *   probe rows                    int64 length, then an Arrow IPC stream of the probe rows held
+ *   matched probe rows            int32 batches, then per held probe batch in order: int32 words,
+ *                                 that many int64 words of its matched bits (LEFT / FULL joins;
+ *                                 no words when none matched)
  * </pre>
  *
  * A restore admits the rows again as they were (no lateness check: they were on time when they
- * came), so the restored operator joins and evicts them at the same watermarks. A later format gets
- * a new version; {@link #read} refuses versions it does not know.
+ * came), so the restored operator joins and evicts them at the same watermarks, and pads the same
+ * unmatched probe rows. A later format gets a new version; {@link #read} refuses versions it does
+ * not know and reads version 1 (before outer joins: no matched bits) as nothing matched.
  */
 final class IntervalJoinSnapshot {
-  static final byte VERSION = 1;
+  static final byte VERSION = 2;
   private static final int HEADER_BYTES = 1 + 5 * Long.BYTES + 1;
 
   /** What the operator keeps beyond its buffers. */
@@ -61,6 +67,18 @@ final class IntervalJoinSnapshot {
     bytes.write(scalars.array(), 0, HEADER_BYTES);
     stream(bytes, buildSchema, build);
     stream(bytes, probeSchema, probe);
+    ByteArrayOutputStream marks = new ByteArrayOutputStream();
+    marks.write(ByteBuffer.allocate(Integer.BYTES).putInt(probe.held().size()).array(), 0, 4);
+    for (IntervalJoinBuffer.Held held : probe.held()) {
+      long[] words = held.matched.toLongArray();
+      ByteBuffer buffer = ByteBuffer.allocate(Integer.BYTES + words.length * Long.BYTES);
+      buffer.putInt(words.length);
+      for (long word : words) {
+        buffer.putLong(word);
+      }
+      marks.write(buffer.array(), 0, buffer.capacity());
+    }
+    bytes.write(marks.toByteArray(), 0, marks.size());
     return bytes.toByteArray();
   }
 
@@ -101,7 +119,7 @@ final class IntervalJoinSnapshot {
       Schema probeSchema,
       IntervalJoinBuffer probe,
       BufferAllocator allocator) {
-    if (state.length < HEADER_BYTES || state[0] != VERSION) {
+    if (state.length < HEADER_BYTES || (state[0] != VERSION && state[0] != 1)) {
       throw new IllegalArgumentException(
           "not an interval join state of version "
               + VERSION
@@ -118,9 +136,39 @@ final class IntervalJoinSnapshot {
     byte finished = in.get();
     read(state, in, buildSchema, allocator, rows -> build.admit(rows, Long.MIN_VALUE));
     read(state, in, probeSchema, allocator, rows -> probe.admit(rows, Long.MIN_VALUE));
+    if (state[0] >= 2) {
+      readMarks(in, probe);
+    }
     build.counters(lateBuild, buildWithoutTime);
     probe.counters(lateProbe, probeWithoutTime);
     return new Header(watermark, (finished & 1) != 0, (finished & 2) != 0);
+  }
+
+  /** Sets the matched bits of the restored probe batches, which are the snapshot's, in order. */
+  private static void readMarks(ByteBuffer in, IntervalJoinBuffer probe) {
+    try {
+      int batches = in.getInt();
+      if (batches != probe.held().size()) {
+        throw new IllegalArgumentException(
+            "an interval join state is corrupt: matched bits of "
+                + batches
+                + " probe batches for "
+                + probe.held().size());
+      }
+      for (IntervalJoinBuffer.Held held : probe.held()) {
+        int count = in.getInt();
+        if (count < 0 || count > in.remaining() / Long.BYTES) {
+          throw new IllegalArgumentException("an interval join state is truncated");
+        }
+        long[] words = new long[count];
+        for (int i = 0; i < count; i++) {
+          words[i] = in.getLong();
+        }
+        held.matched.or(BitSet.valueOf(words));
+      }
+    } catch (BufferUnderflowException e) {
+      throw new IllegalArgumentException("an interval join state is truncated", e);
+    }
   }
 
   private static void read(

@@ -305,9 +305,11 @@ class IntervalJoinOperatorTest {
     assertThat(IntervalJoinBounds.offset(-250 * MS)).isEqualTo(" - 250 ms");
     assertThat(IntervalJoinBounds.offset(7)).isEqualTo(" + 7 µs");
     assertThat(IntervalJoinBounds.offset(Long.MIN_VALUE)).isEqualTo(" - 9223372036854775808 µs");
-    assertThatThrownBy(() -> operator(context, JoinType.LEFT, 1, 2, 0, 1))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("only be INNER");
+    for (JoinType type : List.of(JoinType.LEFT_SEMI, JoinType.RIGHT_ANTI, JoinType.LEFT_MARK)) {
+      assertThatThrownBy(() -> operator(context, type, 1, 2, 0, 1))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("only be INNER, LEFT, RIGHT or FULL");
+    }
     assertThatThrownBy(() -> operator(context, JoinType.INNER, 1, 2, 1, 0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("lower bound");

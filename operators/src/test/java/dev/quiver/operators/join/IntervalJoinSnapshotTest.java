@@ -40,8 +40,26 @@ class IntervalJoinSnapshotTest {
     for (long[] bound : bounds) {
       List<Step> steps = IntervalJoinTesting.stream(shape(seed++));
       int n = steps.size();
-      check(allocator, steps, bound[0] * MS, bound[1] * MS, new int[] {1, n / 4, n / 2, n - 2});
-      check(allocator, steps, bound[0] * MS, bound[1] * MS, everyStep(n));
+      int[] cuts = {1, n / 4, n / 2, n - 2};
+      check(allocator, JoinType.INNER, steps, bound[0] * MS, bound[1] * MS, cuts);
+      check(allocator, JoinType.INNER, steps, bound[0] * MS, bound[1] * MS, everyStep(n));
+    }
+  }
+
+  /** The matched bits of the held probe rows survive: the same rows are padded after a restore. */
+  @Test
+  void restoredOuterJoinsPadTheSameRows(BufferAllocator allocator) {
+    long[][] bounds = {{-200, 300}, {-500, -100}, {-10_000, 0}};
+    long seed = 40;
+    for (JoinType type : List.of(JoinType.LEFT, JoinType.RIGHT, JoinType.FULL)) {
+      for (long[] bound : bounds) {
+        List<Step> steps = IntervalJoinTesting.stream(shape(seed++));
+        int n = steps.size();
+        int[] cuts = {1, n / 4, n / 2, 3 * n / 4, n - 2};
+        check(allocator, type, steps, bound[0] * MS, bound[1] * MS, cuts);
+      }
+      List<Step> steps = IntervalJoinTesting.stream(shape(seed++));
+      check(allocator, type, steps, -200 * MS, 300 * MS, everyStep(steps.size()));
     }
   }
 
@@ -137,14 +155,19 @@ class IntervalJoinSnapshotTest {
    * operator before each step of {@code cuts}; both give the same rows at the same steps.
    */
   private static void check(
-      BufferAllocator allocator, List<Step> steps, long lower, long upper, int[] cuts) {
+      BufferAllocator allocator,
+      JoinType type,
+      List<Step> steps,
+      long lower,
+      long upper,
+      int[] cuts) {
     OperatorContext context = IntervalJoinTesting.context(allocator, 50);
     JoinFilter filter = IntervalJoinTesting.filter(lower, upper, false);
     Recorder whole = new Recorder(50);
     long late;
     long withoutTime;
     try (IntervalJoinOperator operator =
-        IntervalJoinTesting.operator(context, lower, upper, filter, whole)) {
+        IntervalJoinTesting.operator(context, type, lower, upper, filter, whole)) {
       IntervalJoinTesting.drive(operator, steps, 0, steps.size(), whole, allocator);
       late = operator.lateRows();
       withoutTime = operator.rowsWithoutTime();
@@ -155,7 +178,7 @@ class IntervalJoinSnapshotTest {
     for (int c = 0; c <= cuts.length; c++) {
       int to = c < cuts.length ? cuts[c] : steps.size();
       try (IntervalJoinOperator operator =
-          IntervalJoinTesting.operator(context, lower, upper, filter, pieces)) {
+          IntervalJoinTesting.operator(context, type, lower, upper, filter, pieces)) {
         if (state != null) {
           operator.restoreState(state);
         }

@@ -254,9 +254,19 @@ final class IntervalJoinTesting {
 
   static IntervalJoinOperator operator(
       OperatorContext context, long lower, long upper, JoinFilter filter, BatchSink sink) {
+    return operator(context, JoinType.INNER, lower, upper, filter, sink);
+  }
+
+  static IntervalJoinOperator operator(
+      OperatorContext context,
+      JoinType type,
+      long lower,
+      long upper,
+      JoinFilter filter,
+      BatchSink sink) {
     return new IntervalJoinOperator(
         context,
-        JoinKind.of(JoinType.INNER),
+        JoinKind.of(type),
         BUILD,
         new int[] {0},
         PROBE,
@@ -274,17 +284,20 @@ final class IntervalJoinTesting {
         allocator, new MemoryBudget("interval test", Long.MAX_VALUE), target);
   }
 
-  /** An output row as {@link BatchRows} reads it: probe columns, then build columns. */
+  /**
+   * An output row as {@link BatchRows} reads it: probe columns, then build columns; a null row (an
+   * outer join's padding) gives NULL columns.
+   */
   static List<Object> output(Row p, Row b) {
     List<Object> row = new ArrayList<>(8);
-    row.add(p.text());
-    row.add(p.key());
-    row.add(timestamp(p.time()));
-    row.add(p.id());
-    row.add(b.key());
-    row.add(timestamp(b.time()));
-    row.add(b.id());
-    row.add(b.text());
+    row.add(p == null ? null : p.text());
+    row.add(p == null ? null : p.key());
+    row.add(p == null ? null : timestamp(p.time()));
+    row.add(p == null ? null : p.id());
+    row.add(b == null ? null : b.key());
+    row.add(b == null ? null : timestamp(b.time()));
+    row.add(b == null ? null : b.id());
+    row.add(b == null ? null : b.text());
     return row;
   }
 
