@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
+import dev.quiver.plan.join.JoinType;
 import dev.quiver.plan.node.Column;
+import dev.quiver.plan.node.HashJoin;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.PlanPrinter;
 import dev.quiver.plan.node.RowSchema;
@@ -164,10 +166,45 @@ class StreamingPlanTest {
     assertRefused(
         "select a.auction from bids a join bids b on a.bidder = b.bidder and a.ts >= b.ts",
         "must be a window join or an interval join");
+  }
+
+  /**
+   * LEFT, RIGHT and FULL interval joins plan as interval joins of that kind (a side padded with
+   * NULLs once the watermark passes its interval); semi and anti joins of two streams stay refused.
+   */
+  @Test
+  void outerIntervalJoinsPlanAndSemiJoinsAreRefused() {
+    for (String type : List.of("left", "right", "full")) {
+      PlanNode plan =
+          plan(
+              "select a.auction, b.auction from bids a "
+                  + type
+                  + " join bids b on a.bidder = b.bidder"
+                  + " and a.ts between b.ts and b.ts + interval '1' second");
+      String text = PlanPrinter.explain(plan);
+      assertThat(text).as(type).contains("interval probe.#");
+      HashJoin join = find(plan, HashJoin.class);
+      assertThat(join.eventTime()).as(type).isPresent();
+      assertThat(join.kind().type().name()).as(type).isIn("LEFT", "RIGHT", "FULL");
+      assertThat(join.kind().type() == JoinType.FULL).isEqualTo(type.equals("full"));
+    }
     assertRefused(
-        "select a.auction from bids a left join bids b on a.bidder = b.bidder"
-            + " and a.ts between b.ts and b.ts + interval '1' second",
-        "INNER join only");
+        "select a.auction from bids a where exists (select 1 from bids b where a.bidder ="
+            + " b.bidder and a.ts between b.ts and b.ts + interval '1' second)",
+        "supported as an INNER, LEFT, RIGHT or FULL join only, not");
+  }
+
+  private static <T extends PlanNode> T find(PlanNode plan, Class<T> type) {
+    if (type.isInstance(plan)) {
+      return type.cast(plan);
+    }
+    for (PlanNode child : plan.children()) {
+      T found = find(child, type);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
   }
 
   @Test

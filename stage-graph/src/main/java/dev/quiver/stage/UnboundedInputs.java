@@ -47,7 +47,8 @@ import java.util.Optional;
  *   two streams joined:       on a pair of window ends (a window join: each window's rows are
  *                             joined once the watermark passes its end; every join type), or
  *                             with one side's event time bounded by the other's (an interval
- *                             join, INNER): {@link HashJoin#withEventTime}
+ *                             join: INNER, LEFT, RIGHT or FULL, an unmatched row padded once
+ *                             the watermark passes its interval): {@link HashJoin#withEventTime}
  *   aggregated on a stream:   GROUP BY the window_end of TUMBLE / HOP / CUMULATE (Flink SQL's
  *                             window table functions): each window's groups are emitted once the
  *                             watermark passes its end ({@link Aggregate#withWindowEnd})
@@ -434,9 +435,10 @@ public final class UnboundedInputs {
     }
     if (plan instanceof HashJoin join
         && join.eventTime().map(time -> time.kind() == EventTimeJoin.Kind.INTERVAL).orElse(false)
-        && join.kind().type() != JoinType.INNER) {
+        && !join.kind().type().emitsPairs()) {
       throw refused(
-          "an interval join of two streams is supported as an INNER join only, not "
+          "an interval join of two streams is supported as an INNER, LEFT, RIGHT or FULL join"
+              + " only, not "
               + join.kind().type().name().replace('_', ' ')
               + " ('"
               + stream.get()
