@@ -15,8 +15,8 @@ import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -37,7 +37,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *       ─► HashJoinOperator ◄─ probe batches whose [min, max] meets [min b.t + lower, max b.t + upper]
  *       ─► sink; the joined build rows are dropped (RIGHT, FULL: the unmatched ones padded)
  *     probe batches with max p.t < now - max(upper, 0) + lower: dropped (dead)
- *       (LEFT, FULL: their rows that never matched, padded with NULL build columns ─► sink)
+ *     (LEFT, FULL: before that, the dead probe rows that never matched, padded with NULL build
+ *      columns ─► sink, in every batch: also in one kept for its newer rows)
  *   finish(0) and finish(1) ─► every held build row joined with every held probe row
  * </pre>
  *
@@ -75,9 +76,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * build rows (RIGHT) decides it then; the bounds are part of that join's filter, so a build row
  * whose key matches only outside the interval comes out padded. A probe row may match build rows
  * completed at different watermarks: each held probe batch keeps a bit per row that a match set
- * ({@link ProbeMarks}: a hidden row id column through the hash join), and when the batch is dropped
- * as dead, or the inputs end, its rows without the bit come out padded. A late row is dropped on
- * either side, also a preserved one, as Flink SQL's outer interval join drops it.
+ * ({@link ProbeMarks}: a hidden row id column through the hash join); once a row is dead (above),
+ * or an input has ended, and it has no bit, it comes out padded and gets the bit, also when its
+ * batch stays held for newer rows. A late row is dropped on either side, also a preserved one, as
+ * Flink SQL's outer interval join drops it.
  *
  * <p>Limitations: semi, anti, mark and null-aware joins are refused; the held rows are reserved in
  * the task's budget and do not spill: exceeding it fails with MEMORY_BUDGET_EXCEEDED naming this
@@ -94,6 +96,7 @@ public final class IntervalJoinOperator implements Operator {
   private final int[] probeKeys;
   private final long lower;
   private final long upper;
+  private final int probeTimeColumn;
   private final BatchSink sink;
   private final Schema outputSchema;
   private final String description;
@@ -153,6 +156,7 @@ public final class IntervalJoinOperator implements Operator {
     JoinInputs.checkKeys(buildSchema, this.buildKeys, probeSchema, this.probeKeys);
     checkTime(buildSchema, buildTime, "build");
     checkTime(probeSchema, probeTime, "probe");
+    this.probeTimeColumn = probeTime;
     JoinFilter residual = filter.get();
     this.bounds = new IntervalJoinBounds(buildTime, probeTime, lower, upper, residual);
     this.description = describe(residual);
@@ -228,7 +232,7 @@ public final class IntervalJoinOperator implements Operator {
     long now = micros(millis);
     join(minus(now, upper));
     long dead = plus(minus(now, Math.max(upper, 0)), lower);
-    padProbeRows(held -> held.max < dead);
+    padProbeRows(dead);
     probe.dropBefore(dead);
     dropUnmatchable();
   }
@@ -251,7 +255,7 @@ public final class IntervalJoinOperator implements Operator {
     if (buildFinished && probeFinished) {
       try {
         join(Long.MAX_VALUE);
-        padProbeRows(held -> true);
+        padProbeRows(Long.MAX_VALUE);
       } finally {
         build.close(); // return the memory now; the counters stay for a snapshot
         probe.close();
@@ -267,7 +271,7 @@ public final class IntervalJoinOperator implements Operator {
    */
   private void dropUnmatchable() {
     if (buildFinished && build.rows() == 0 && probe.rows() > 0) {
-      padProbeRows(held -> true);
+      padProbeRows(Long.MAX_VALUE);
       probe.close();
     }
     if (probeFinished && probe.rows() == 0 && build.rows() > 0) {
@@ -279,11 +283,13 @@ public final class IntervalJoinOperator implements Operator {
   }
 
   /**
-   * LEFT and FULL joins: emits the unmatched rows of the held probe batches that {@code dropped}
-   * selects, which the caller drops next (dead rows: no build row, held or to come, can match them
-   * any more), padded with NULL build columns.
+   * LEFT and FULL joins: emits the held probe rows with an event time before {@code deadBelow} (µs;
+   * {@code Long.MAX_VALUE}: all of them) that never matched, padded with NULL build columns, and
+   * marks them so that they come out once. The caller has joined every build row that can reach
+   * them: they are dead (no build row, held or to come, can match them) or an input has ended. So
+   * each comes out at the first watermark that kills it, also when its batch stays for newer rows.
    */
-  private void padProbeRows(Predicate<IntervalJoinBuffer.Held> dropped) {
+  private void padProbeRows(long deadBelow) {
     if (!kind.type().padsLeft()) {
       return;
     }
@@ -297,19 +303,26 @@ public final class IntervalJoinOperator implements Operator {
             sink)) {
       int[] rows = new int[0];
       for (IntervalJoinBuffer.Held held : probe.held()) {
-        if (!dropped.test(held)) {
+        if (held.min >= deadBelow) {
           continue;
         }
         int count = held.batch.getRowCount();
         if (rows.length < count) {
           rows = new int[count];
         }
+        boolean all = held.max < deadBelow;
+        ArrowBuf times = held.batch.getVector(probeTimeColumn).getDataBuffer();
         int unmatched = 0;
         for (int row = held.matched.nextClearBit(0); row < count; ) {
-          rows[unmatched++] = row;
+          if (all || times.getLong((long) row * Long.BYTES) < deadBelow) {
+            rows[unmatched++] = row;
+          }
           row = held.matched.nextClearBit(row + 1);
         }
         out.probeRows(held.batch, rows, unmatched);
+        for (int i = 0; i < unmatched; i++) {
+          held.matched.set(rows[i]); // padded: never again
+        }
       }
       out.flush();
     }

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * LEFT, RIGHT and FULL interval joins against a nested loop over the rows on time: the matched
  * pairs come out as the INNER join's, at the same steps; each preserved row without a match comes
- * out once, padded with NULLs, and only at a step where the watermark (or the end of the other
- * input) says that no match can come any more.
+ * out once, padded with NULLs, at a step where the watermark (or the end of the other input) says
+ * that no match can come any more, and no later than the first watermark that says so.
  */
 @ExtendWith(ArrowLeakCheck.class)
 class IntervalJoinOuterTest {
@@ -134,6 +134,14 @@ class IntervalJoinOuterTest {
     Map<List<Object>, Integer> padded = new HashMap<>();
     long paddedEarly = 0; // before either input ends
     int firstFinish = finishStep(steps, -1);
+    Map<Long, Long> arrivals = new HashMap<>(); // row id -> step
+    for (int s = 0; s < steps.size(); s++) {
+      if (steps.get(s).kind() == Kind.BATCH) {
+        for (Row row : steps.get(s).rows()) {
+          arrivals.put(row.id(), (long) s);
+        }
+      }
+    }
     for (Map.Entry<Integer, Map<List<Object>, Integer>> step : out.byStep.entrySet()) {
       int s = step.getKey();
       for (Map.Entry<List<Object>, Integer> row : step.getValue().entrySet()) {
@@ -150,11 +158,19 @@ class IntervalJoinOuterTest {
           assertThat(t < now - Math.max(upper, 0) + lower || finishStep(steps, 0) <= s)
               .as(what + ": probe row " + values + " padded at step " + s + " is decided")
               .isTrue();
+          long arrived = arrivals.get((Long) values.get(3));
+          assertThat((long) s)
+              .as(what + ": probe row " + values + " padded by the watermark that kills it")
+              .isLessThanOrEqualTo(decided(steps, arrived, t + Math.max(upper, 0) - lower));
         } else { // a build row: complete, or no probe row to come or held
           long t = IntervalJoinTesting.micros(values.get(5));
           assertThat(t + upper < now || finishStep(steps, 1) <= s)
               .as(what + ": build row " + values + " padded at step " + s + " is decided")
               .isTrue();
+          long arrived = arrivals.get((Long) values.get(6));
+          assertThat((long) s)
+              .as(what + ": build row " + values + " padded by the watermark that completes it")
+              .isLessThanOrEqualTo(decided(steps, arrived, t + upper));
         }
       }
     }
@@ -221,6 +237,24 @@ class IntervalJoinOuterTest {
         && p.time() - b.time() >= lower
         && p.time() - b.time() <= upper
         && (!extra || IntervalJoinTesting.extra(b.id(), p.id()));
+  }
+
+  /**
+   * The first step after {@code arrived} whose watermark advances beyond {@code reach} (µs), or the
+   * last step.
+   */
+  private static long decided(List<Step> steps, long arrived, long reach) {
+    long watermark = Long.MIN_VALUE;
+    for (int s = 0; s < steps.size(); s++) {
+      Step step = steps.get(s);
+      if (step.kind() == Kind.WATERMARK && step.watermark() > watermark) {
+        watermark = step.watermark();
+        if (s > arrived && reach < watermark * 1000) {
+          return s;
+        }
+      }
+    }
+    return steps.size() - 1;
   }
 
   /** The highest watermark up to step {@code s}, ms. */
