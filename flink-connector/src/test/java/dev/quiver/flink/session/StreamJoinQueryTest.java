@@ -32,9 +32,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Joins of two streams on a real Kafka broker, each checked against the same query over the same
  * records read as bounded tables (the batch engine is the oracle), for the windows the watermark
  * has closed: window joins of two windowed aggregates (inner and outer, as Flink SQL's window
- * joins) and an interval join of a stream with a windowed aggregate of itself (Nexmark q7's shape).
- * Events 0..1599 of each topic span T0 .. T0 + 15.99 s, so the watermark (largest event time less 5
- * s) reaches T0 + 10.99 s and closes the 1-second windows that end by T0 + 10 s.
+ * joins), an interval join of a stream with a windowed aggregate of itself (Nexmark q7's shape) and
+ * outer interval joins of the two streams (the rows whose fate the watermark has decided). Events
+ * 0..1599 of each topic span T0 .. T0 + 15.99 s, so the watermark (largest event time less 5 s)
+ * reaches T0 + 10.99 s and closes the 1-second windows that end by T0 + 10 s.
  */
 @ExtendWith(ArrowLeakCheck.class)
 @Timeout(240)
@@ -153,6 +154,46 @@ class StreamJoinQueryTest {
       List<List<Object>> rows = new ArrayList<>();
       StreamingResults.readUntil(stream, rows, expected.size(), DEADLINE);
       assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+    }
+  }
+
+  /**
+   * An outer interval join of the two topics: each left bid with the right bid 20 ids (200 ms)
+   * before it (same auction, price 5 lower), within the second before it. Left bids with a NULL
+   * auction or without such a right bid (a NULL auction there, ids 0..22, or ids 900..1099 that
+   * both sides filter out) are padded, and so are right bids without their left bid (FULL, RIGHT).
+   *
+   * <p>Which rows the watermark (T0 + 10.98 s or so) has decided: a pair once its build row is
+   * complete, a padded row once no match can come. Whichever side the join builds, with the bids of
+   * 9.00 .. 10.99 s filtered out that is every row whose left id (else right id) is below 900, and
+   * none above: the rows of 11 s and later wait for a watermark that never comes.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"LEFT JOIN", "RIGHT JOIN", "FULL JOIN"})
+  void anOuterIntervalJoinOfTwoStreamsEqualsTheBatchJoinForTheDecidedRows(String join) {
+    String query =
+        "SELECT l.id, l.auction, r.id, r.price FROM"
+            + " (SELECT * FROM lefts%1$s WHERE id < 900 OR id >= 1100) l "
+            + join
+            + " (SELECT * FROM rights%1$s WHERE id < 900 OR id >= 1100) r"
+            + " ON l.auction = r.auction AND l.price = r.price + 5"
+            + " AND l.ts BETWEEN r.ts AND r.ts + INTERVAL '1' SECOND";
+    assertThat(session.explain(String.format(query, ""))).contains("interval probe.#");
+    List<List<Object>> expected =
+        session.sql(String.format(query, "_now")).rows().stream()
+            .filter(row -> (Long) (row.get(0) != null ? row.get(0) : row.get(2)) < 900)
+            .toList();
+    assertThat(expected).hasSizeGreaterThan(700);
+    if (!join.startsWith("RIGHT")) {
+      assertThat(expected).as("padded left bids").anyMatch(row -> row.get(2) == null);
+    }
+    if (!join.startsWith("LEFT")) {
+      assertThat(expected).as("padded right bids").anyMatch(row -> row.get(0) == null);
+    }
+    try (SqlResult stream = session.sql(String.format(query, ""))) {
+      List<List<Object>> rows = new ArrayList<>();
+      StreamingResults.readUntil(stream, rows, expected.size(), DEADLINE);
+      assertThat(rows).as(join).containsExactlyInAnyOrderElementsOf(expected);
     }
   }
 
