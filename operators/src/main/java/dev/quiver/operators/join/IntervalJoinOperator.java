@@ -423,6 +423,11 @@ public final class IntervalJoinOperator implements Operator {
     return probe.rows();
   }
 
+  /** Probe batches held (tests). */
+  int heldProbeBatches() {
+    return probe.held().size();
+  }
+
   @Override
   public boolean isStateful() {
     return true;

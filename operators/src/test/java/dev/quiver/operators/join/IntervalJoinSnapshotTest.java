@@ -63,6 +63,35 @@ class IntervalJoinSnapshotTest {
     }
   }
 
+  /** A state of version 1 (before outer joins: no matched bits) restores an INNER join. */
+  @Test
+  void aStateOfVersionOneRestoresAnInnerJoin(BufferAllocator allocator) {
+    List<Step> steps = IntervalJoinTesting.stream(shape(60));
+    int cut = steps.size() / 2;
+    OperatorContext context = IntervalJoinTesting.context(allocator, 100);
+    Recorder whole = new Recorder(100);
+    try (IntervalJoinOperator operator = operator(context, whole)) {
+      IntervalJoinTesting.drive(operator, steps, 0, steps.size(), whole, allocator);
+    }
+    Recorder pieces = new Recorder(100);
+    byte[] version1;
+    try (IntervalJoinOperator operator = operator(context, pieces)) {
+      IntervalJoinTesting.drive(operator, steps, 0, cut, pieces, allocator);
+      byte[] state = operator.snapshotState();
+      assertThat(operator.heldProbeBatches()).isPositive();
+      // Without the matched bits: a count, then an empty word count per held probe batch.
+      version1 = Arrays.copyOf(state, state.length - 4 - 4 * operator.heldProbeBatches());
+      version1[0] = 1;
+    }
+    try (IntervalJoinOperator operator = operator(context, pieces)) {
+      operator.restoreState(version1);
+      IntervalJoinTesting.drive(operator, steps, cut, steps.size(), pieces, allocator);
+    }
+    assertThat(whole.rows).isPositive();
+    assertThat(pieces.byStep).isEqualTo(whole.byStep);
+    assertThat(context.budget().used()).isZero();
+  }
+
   /** A restored task may finish an input again that had finished before the snapshot. */
   @Test
   void finishingAnInputAgainAfterARestoreChangesNothing(BufferAllocator allocator) {
