@@ -80,6 +80,8 @@ public final class WindowAggregateOperator implements Operator {
   private long completeUpTo = Long.MIN_VALUE; // µs: windows ending at or before it are complete
   private long lateRows;
   private long rowsWithoutWindow;
+  private long spills; // FINAL, SINGLE: spills; PARTIAL: early emissions
+  private boolean restoring; // restoreState is folding a snapshot: spill, never emit
   private boolean started; // input, a watermark or a restore came
   private boolean finished;
   private boolean closed;
@@ -114,7 +116,7 @@ public final class WindowAggregateOperator implements Operator {
     this.feed = Feed.of(layout);
     this.stateFeed = Feed.spilledStates(groupKeys.length, copy);
     this.output = layout.output;
-    this.windows = new OpenWindows(context, layout, copy, description);
+    this.windows = new OpenWindows(context, layout, copy, stateSchema, description);
   }
 
   private int keyPosition(int[] groupKeys, int windowEnd) {
@@ -172,14 +174,40 @@ public final class WindowAggregateOperator implements Operator {
 
   /** Folds each window's rows of {@code batch} (which the caller keeps) into its groups. */
   private void fold(VectorSchemaRoot batch, int column, Feed by, long complete) {
-    windows.add(batch, column, by, complete);
+    windows.add(batch, column, by, complete, this::relieve);
     lateRows += windows.late();
     rowsWithoutWindow += windows.nulls();
+  }
+
+  /**
+   * Makes room when the budget refuses a slice of a batch: PARTIAL emits its open windows early,
+   * FINAL and SINGLE (and a restoring PARTIAL, which must not emit) spill some to disk. Nothing
+   * without a spill space, as the hash aggregate.
+   */
+  private boolean relieve() {
+    if (!context.spillSpace().canSpill()) {
+      return false;
+    }
+    boolean relieved = partial && !restoring ? windows.emitAll(sink) : windows.spillLatest();
+    if (relieved) {
+      spills++;
+    }
+    return relieved;
   }
 
   private QuiverException explained(QuiverException e) {
     if (e.code() != ErrorCode.MEMORY_BUDGET_EXCEEDED) {
       return e;
+    }
+    if (context.spillSpace().canSpill()) {
+      return new QuiverException(
+          e.code(),
+          description
+              + " cannot fold one row into a window even with every other open window spilled"
+              + " or emitted: give the task more memory or use more tasks ("
+              + e.getMessage()
+              + ")",
+          e);
     }
     return new QuiverException(
         e.code(),
@@ -244,6 +272,16 @@ public final class WindowAggregateOperator implements Operator {
     return rowsWithoutWindow;
   }
 
+  /** How often windows were spilled (FINAL, SINGLE; or restoring) or emitted early (PARTIAL). */
+  long spills() {
+    return spills;
+  }
+
+  /** Spill files of windows' groups held now (FINAL, SINGLE). */
+  int spilledRuns() {
+    return windows.runs();
+  }
+
   /** Windows held: not complete yet. */
   public int openWindows() {
     return windows.size();
@@ -276,6 +314,7 @@ public final class WindowAggregateOperator implements Operator {
       throw new IllegalStateException(description + " restores its state before any input");
     }
     started = true;
+    restoring = true;
     try {
       WindowSnapshot.Header header =
           WindowSnapshot.read(
@@ -289,6 +328,8 @@ public final class WindowAggregateOperator implements Operator {
       rowsWithoutWindow = header.rowsWithoutWindow();
     } catch (QuiverException e) {
       throw explained(e);
+    } finally {
+      restoring = false;
     }
   }
 
