@@ -170,6 +170,38 @@ class WindowAggregateSpillTest {
     assertSameOutput(out, expected);
   }
 
+  /**
+   * The sink fails at the k-th batch emitted while windows are spilled (the window being merged or
+   * later ones hold runs): close leaves no spill file, reader or memory behind.
+   */
+  @Test
+  void aFailureWhileWindowsAreSpilledLeavesNothingBehind(BufferAllocator allocator) {
+    List<Step> steps = steps(74);
+    for (int k : new int[] {0, 3, 40}) {
+      MemorySpillSpace space = new MemorySpillSpace();
+      OperatorContext context = small(allocator, space);
+      WindowAggregateOperator[] operator = new WindowAggregateOperator[1];
+      int[] seen = new int[1];
+      dev.quiver.operators.BatchSink sink =
+          batch -> {
+            batch.close();
+            if (operator[0].spilledRuns() > 0 && seen[0]++ == k) {
+              throw new IllegalStateException("sink fails");
+            }
+          };
+      operator[0] = operator(context, SCHEMA, AggregateMode.SINGLE, sink);
+      try (WindowAggregateOperator failing = operator[0]) {
+        assertThatThrownBy(
+                () ->
+                    WindowTesting.drive(
+                        failing, steps, 0, steps.size(), true, new Recorder(TARGET), allocator))
+            .hasMessageContaining("sink fails");
+        assertThat(space.liveFiles()).as("runs held at the failure").isPositive();
+      }
+      assertCleanedUp(context, space);
+    }
+  }
+
   @Test
   void withoutASpillSpaceTheBudgetIsStillAnError(BufferAllocator allocator) {
     List<Step> steps = steps(70);
