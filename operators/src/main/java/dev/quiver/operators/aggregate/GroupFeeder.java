@@ -24,6 +24,15 @@ final class GroupFeeder {
   interface Relief {
     /** Whether it made room; false when it cannot (then the batch is split instead). */
     boolean relieve();
+
+    /**
+     * Whether {@link #relieve} is worth a try when the budget refuses {@code fed}: by default
+     * whether those groups hold any. A window aggregate frees other windows' groups too, so it
+     * tries even when the window being fed is empty.
+     */
+    default boolean mayFree(GroupStates fed) {
+      return fed.canShrink();
+    }
   }
 
   private final OperatorContext context;
@@ -58,7 +67,7 @@ final class GroupFeeder {
       }
       if (refused == null) {
         from += count;
-      } else if (!(groups.canShrink() && relief.relieve())) {
+      } else if (!(relief.mayFree(groups) && relief.relieve())) {
         if (count == 1) {
           throw refused;
         }

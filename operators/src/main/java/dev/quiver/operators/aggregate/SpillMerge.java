@@ -6,6 +6,7 @@ import dev.quiver.operators.spill.SpillFile;
 import dev.quiver.operators.spill.SpillReader;
 import dev.quiver.plan.aggregate.AggregateCall;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,42 +88,103 @@ final class SpillMerge {
     }
   }
 
-  private void merge(SpillingGroups.Partition partition, SpillingGroups level) {
-    SpillingGroups[] split = new SpillingGroups[1]; // made when the partition does not fit
-    GroupFeeder.Relief relief =
-        () -> {
-          if (split[0] == null) {
-            split[0] = level.child();
-          }
-          split[0].spill(groups);
-          groups.clear();
-          return true;
-        };
+  /**
+   * Merges the states of {@code runs} (partial states of any keys, in any order, spilled earlier
+   * without partitions) into the groups already in {@code groups} and emits their final values (or
+   * states, for a PARTIAL layout) to {@code out}; the groups are left empty and every run is closed
+   * once read. While everything fits this is one pass over the runs; when the budget refuses, the
+   * groups go to level-0 hash partitions and are merged as {@link #finish} merges them. The window
+   * aggregate merges a window's spilled runs this way ({@link OpenWindows}).
+   *
+   * @param others makes room elsewhere (the operator's other state) when the groups being merged
+   *     are empty and still refused
+   */
+  static void mergeRuns(
+      OperatorContext context,
+      List<SpillFile> runs,
+      GroupStates groups,
+      BatchSink out,
+      GroupFeeder.Relief others,
+      String owner) {
+    SpillMerge merge = new SpillMerge(context, groups, out, owner);
+    SpillingGroups[] split = new SpillingGroups[1]; // made when the runs do not fit
     try {
-      SpillFile[] files = partition.files();
-      for (int stream = 0; stream < files.length; stream++) {
-        if (files[stream] == null) {
-          continue;
-        }
-        try (SpillReader reader = files[stream].open(context.allocator())) {
-          for (VectorSchemaRoot next = reader.next(); next != null; next = reader.next()) {
-            try (VectorSchemaRoot batch = next) {
-              feeder.add(batch, feeds[stream], relief);
+      GroupFeeder.Relief own =
+          merge.splitInto(split, () -> new SpillingGroups(context, groups, 0, owner));
+      GroupFeeder.Relief relief =
+          new GroupFeeder.Relief() {
+            @Override
+            public boolean relieve() {
+              return groups.canShrink() ? own.relieve() : others.relieve();
             }
-          }
-        }
-        files[stream].close(); // read: its disk space is free now
+
+            @Override
+            public boolean mayFree(GroupStates fed) {
+              return true;
+            }
+          };
+      for (SpillFile run : runs) {
+        merge.read(run, merge.feeds[0], relief);
       }
-      if (split[0] == null) {
-        groups.emit(out);
-        groups.clear();
-      } else {
-        drain(split[0]);
-      }
+      merge.emitOrDrain(split[0]);
     } finally {
       if (split[0] != null) {
         split[0].close();
       }
+    }
+  }
+
+  /** Spills the groups to {@code split[0]} (made by {@code make} at the first refusal). */
+  private GroupFeeder.Relief splitInto(SpillingGroups[] split, Supplier<SpillingGroups> make) {
+    return () -> {
+      if (split[0] == null) {
+        split[0] = make.get();
+      }
+      split[0].spill(groups);
+      groups.clear();
+      return true;
+    };
+  }
+
+  private void merge(SpillingGroups.Partition partition, SpillingGroups level) {
+    SpillingGroups[] split = new SpillingGroups[1]; // made when the partition does not fit
+    try {
+      GroupFeeder.Relief relief = splitInto(split, level::child);
+      SpillFile[] files = partition.files();
+      for (int stream = 0; stream < files.length; stream++) {
+        if (files[stream] != null) {
+          read(files[stream], feeds[stream], relief);
+        }
+      }
+      emitOrDrain(split[0]);
+    } finally {
+      if (split[0] != null) {
+        split[0].close();
+      }
+    }
+  }
+
+  /** Folds every batch of {@code file} into the groups, then deletes the file. */
+  private void read(SpillFile file, Feed feed, GroupFeeder.Relief relief) {
+    try (SpillReader reader = file.open(context.allocator())) {
+      for (VectorSchemaRoot next = reader.next(); next != null; next = reader.next()) {
+        try (VectorSchemaRoot batch = next) {
+          feeder.add(batch, feed, relief);
+        }
+      }
+    }
+    file.close(); // read: its disk space is free now
+  }
+
+  /**
+   * Emits the groups if nothing was split off, else merges {@code split} partition by partition.
+   */
+  private void emitOrDrain(SpillingGroups split) {
+    if (split == null) {
+      groups.emit(out);
+      groups.clear();
+    } else {
+      drain(split);
     }
   }
 }

@@ -49,15 +49,40 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * it once. The partial states of a window reach the FINAL before the watermark that completes it (a
  * task emits them before passing that watermark on), so they are never late there.
  *
- * <p>Memory: the groups of each window are reserved in the task's budget as a hash aggregate's; a
- * batch the budget cannot take even row by row fails with MEMORY_BUDGET_EXCEEDED naming this
- * operator. Window state does not spill (PARTIAL could emit a window early instead, as the hash
- * aggregate does: not done).
+ * <p>Memory: the groups of each window are reserved in the task's budget as a hash aggregate's.
+ * Without a {@linkplain OperatorContext#spillSpace() spill space}, a batch the budget cannot take
+ * even row by row fails with MEMORY_BUDGET_EXCEEDED naming this operator. With one, a refused batch
+ * makes room first and is tried again, as the hash aggregate's does ({@link OpenWindows}):
+ *
+ * <ul>
+ *   <li>PARTIAL emits the partial states of every open window at once and lets go of them (no
+ *       disk). The FINAL merges the states of one window from several emissions anyway, and they
+ *       are never late there: a window open here ends after this task's watermark, the FINAL's
+ *       watermark is at most the smallest of its inputs', so at most this task's, and this task
+ *       sends the states before any later watermark. The {@link #idle()} path relies on the same.
+ *   <li>FINAL and SINGLE spill the groups of open windows, the window that ends last first, until
+ *       half the budget's use is free: each as one run of keys and partial states in a spill file.
+ *       The first window is the one the watermark completes soonest, which frees its memory without
+ *       a disk round trip; the last stays open longest and is merged last, once the windows before
+ *       it have gone. When the watermark completes a window that spilled, its runs are folded into
+ *       its groups and emitted ({@link SpillMerge#mergeRuns}: one pass while they fit, the hash
+ *       aggregate's partitioned merge when they do not). Output rows and the watermarks they come
+ *       at are those of an unlimited budget.
+ * </ul>
+ *
+ * A window that cannot take one row even with every other window spilled or emitted still fails
+ * with MEMORY_BUDGET_EXCEEDED. {@link #spills()} counts the spills (early emissions for PARTIAL);
+ * the bytes, rows and files spilled reach the task's metrics through its spill space, as the hash
+ * aggregate's do.
  *
  * <p>Checkpoints: {@link #snapshotState()} holds the open windows' groups as partial states, the
- * watermark and the counters ({@link WindowSnapshot}). Every call therefore needs a partial state:
- * DISTINCT calls and MEDIAN or percentiles are refused in every mode (a plan rewrites {@code
- * COUNT(DISTINCT x)} into a two-level aggregate).
+ * watermark and the counters ({@link WindowSnapshot}); the spilled windows' groups are read back
+ * from their runs batch by batch (and copied to new runs: a spill file is read once), but the
+ * snapshot is one byte array, so it is still held on the heap whole: writing it to Flink's
+ * checkpoint streams is the next step. A restore folds the states back as input, spilling again
+ * when the budget refuses (a PARTIAL spills then too: a restore emits nothing). Every call
+ * therefore needs a partial state: DISTINCT calls and MEDIAN or percentiles are refused in every
+ * mode (a plan rewrites {@code COUNT(DISTINCT x)} into a two-level aggregate).
  *
  * <p>It lives in {@code aggregate}, not a package of its own: it is a hash aggregate per window and
  * is made of the family's package-private parts ({@link GroupStates}, {@link GroupFeeder}, {@link
@@ -80,6 +105,8 @@ public final class WindowAggregateOperator implements Operator {
   private long completeUpTo = Long.MIN_VALUE; // µs: windows ending at or before it are complete
   private long lateRows;
   private long rowsWithoutWindow;
+  private long spills; // FINAL, SINGLE: spills; PARTIAL: early emissions
+  private boolean restoring; // restoreState is folding a snapshot: spill, never emit
   private boolean started; // input, a watermark or a restore came
   private boolean finished;
   private boolean closed;
@@ -114,7 +141,7 @@ public final class WindowAggregateOperator implements Operator {
     this.feed = Feed.of(layout);
     this.stateFeed = Feed.spilledStates(groupKeys.length, copy);
     this.output = layout.output;
-    this.windows = new OpenWindows(context, layout, copy, description);
+    this.windows = new OpenWindows(context, layout, copy, stateSchema, description);
   }
 
   private int keyPosition(int[] groupKeys, int windowEnd) {
@@ -172,14 +199,40 @@ public final class WindowAggregateOperator implements Operator {
 
   /** Folds each window's rows of {@code batch} (which the caller keeps) into its groups. */
   private void fold(VectorSchemaRoot batch, int column, Feed by, long complete) {
-    windows.add(batch, column, by, complete);
+    windows.add(batch, column, by, complete, this::relieve);
     lateRows += windows.late();
     rowsWithoutWindow += windows.nulls();
+  }
+
+  /**
+   * Makes room when the budget refuses a slice of a batch: PARTIAL emits its open windows early,
+   * FINAL and SINGLE (and a restoring PARTIAL, which must not emit) spill some to disk. Nothing
+   * without a spill space, as the hash aggregate.
+   */
+  private boolean relieve() {
+    if (!context.spillSpace().canSpill()) {
+      return false;
+    }
+    boolean relieved = partial && !restoring ? windows.emitAll(sink) : windows.spillLatest();
+    if (relieved) {
+      spills++;
+    }
+    return relieved;
   }
 
   private QuiverException explained(QuiverException e) {
     if (e.code() != ErrorCode.MEMORY_BUDGET_EXCEEDED) {
       return e;
+    }
+    if (context.spillSpace().canSpill()) {
+      return new QuiverException(
+          e.code(),
+          description
+              + " cannot fold one row into a window even with every other open window spilled"
+              + " or emitted: give the task more memory or use more tasks ("
+              + e.getMessage()
+              + ")",
+          e);
     }
     return new QuiverException(
         e.code(),
@@ -244,6 +297,16 @@ public final class WindowAggregateOperator implements Operator {
     return rowsWithoutWindow;
   }
 
+  /** How often windows were spilled (FINAL, SINGLE; or restoring) or emitted early (PARTIAL). */
+  long spills() {
+    return spills;
+  }
+
+  /** Spill files of windows' groups held now (FINAL, SINGLE). */
+  int spilledRuns() {
+    return windows.runs();
+  }
+
   /** Windows held: not complete yet. */
   public int openWindows() {
     return windows.size();
@@ -259,7 +322,10 @@ public final class WindowAggregateOperator implements Operator {
     return true;
   }
 
-  /** The open windows' groups, the watermark and the counters ({@link WindowSnapshot}). */
+  /**
+   * The open windows' groups, spilled ones included, the watermark and the counters ({@link
+   * WindowSnapshot}), held on the heap.
+   */
   @Override
   public byte[] snapshotState() {
     if (closed && !finished) {
@@ -276,6 +342,7 @@ public final class WindowAggregateOperator implements Operator {
       throw new IllegalStateException(description + " restores its state before any input");
     }
     started = true;
+    restoring = true;
     try {
       WindowSnapshot.Header header =
           WindowSnapshot.read(
@@ -289,6 +356,8 @@ public final class WindowAggregateOperator implements Operator {
       rowsWithoutWindow = header.rowsWithoutWindow();
     } catch (QuiverException e) {
       throw explained(e);
+    } finally {
+      restoring = false;
     }
   }
 

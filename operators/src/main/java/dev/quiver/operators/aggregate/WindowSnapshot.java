@@ -35,20 +35,28 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   rows without a window   int64
  *   groups                  Arrow IPC stream: group keys, then the partial states of every call
  *                           (the columns a PARTIAL aggregate emits); the groups of every open
- *                           window, window after window in order of end, each window's groups in
- *                           the order they were made
+ *                           window, window after window in order of end: each window's groups in
+ *                           memory in the order they were made, then those of its spilled runs
  * </pre>
  *
- * The window end is one of the keys, so one stream holds every window. A restore merges the states
- * into empty groups as a FINAL aggregate merges its input: every accumulator state comes back as it
- * was, so the restored operator emits the rows the snapshotted one would have, at the same
- * watermarks. Only the order of the groups within a window may differ: the key table numbers the
- * new keys of one batch in the order its vectorized probe settles them, not in row order (the order
- * of an aggregate's output is not part of its result, as in Flink, whose timers fire in heap
- * order). A later format gets a new version; {@link #read} refuses versions it does not know.
+ * The window end is one of the keys, so one stream holds every window. Version 2 (spilling windows)
+ * may hold a group more than once, in memory and in one or more runs; version 1 held each once and
+ * is read as well (the layout is the same). A restore merges the states into empty groups as a
+ * FINAL aggregate merges its input, repeated groups included, spilling again when the budget
+ * refuses: every accumulator state comes back as it was, so the restored operator emits the rows
+ * the snapshotted one would have, at the same watermarks.
+ *
+ * <p>The snapshot is one byte array: the spilled groups are read from disk batch by batch, but the
+ * whole snapshot is still held on the heap, spilled windows included. Writing it to Flink's
+ * checkpoint streams instead is the next step. Only the order of the groups within a window may
+ * differ: the key table numbers the new keys of one batch in the order its vectorized probe settles
+ * them, not in row order (the order of an aggregate's output is not part of its result, as in
+ * Flink, whose timers fire in heap order). A later format gets a new version; {@link #read} refuses
+ * versions it does not know.
  */
 final class WindowSnapshot {
-  static final byte VERSION = 1;
+  static final byte VERSION = 2;
+  private static final byte FIRST_VERSION = 1; // no repeated groups: read as version 2
   private static final int HEADER_BYTES = 1 + 3 * Long.BYTES;
 
   /** The scalar part of the state. */
@@ -90,7 +98,7 @@ final class WindowSnapshot {
     WriteChannel channel = new WriteChannel(Channels.newChannel(bytes));
     try {
       MessageSerializer.serialize(channel, schema);
-      windows.writeStates(schema, groups -> append(channel, groups));
+      windows.writeStates(groups -> append(channel, groups));
       ArrowStreamWriter.writeEndOfStream(channel, IpcOption.DEFAULT);
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a byte array does not fail
@@ -115,9 +123,11 @@ final class WindowSnapshot {
    */
   static Header read(
       byte[] state, Schema schema, BufferAllocator allocator, Consumer<VectorSchemaRoot> groups) {
-    if (state.length < HEADER_BYTES || state[0] != VERSION) {
+    if (state.length < HEADER_BYTES || state[0] < FIRST_VERSION || state[0] > VERSION) {
       throw new IllegalArgumentException(
-          "not a window aggregate state of version "
+          "not a window aggregate state of versions "
+              + FIRST_VERSION
+              + " to "
               + VERSION
               + ": "
               + (state.length == 0 ? "empty" : "version " + state[0] + ", " + state.length)
