@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.error.QuiverException;
 import dev.quiver.flink.testing.KafkaBroker;
-import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
-import dev.quiver.plan.type.SqlType;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,13 +40,8 @@ class StreamJoinQueryTest {
   @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
 
   private static final Duration DEADLINE = Duration.ofSeconds(90);
-  private static final RowSchema BIDS =
-      RowSchema.of(
-          new Column("id", SqlType.BIGINT, false),
-          new Column("auction", SqlType.BIGINT, true),
-          new Column("price", SqlType.DOUBLE, true),
-          new Column("ts", SqlType.TIMESTAMP, true));
-  private static final long T0 = 1_767_225_600_000L; // 2026-01-01 00:00:00 UTC
+  private static final RowSchema BIDS = KafkaBids.SCHEMA;
+  private static final long T0 = KafkaBids.T0;
   private static final LocalDateTime LAST_CLOSED_END = LocalDateTime.of(2026, 1, 1, 0, 0, 10);
   private static QuiverSession session;
 
@@ -82,27 +74,12 @@ class StreamJoinQueryTest {
   }
 
   private static Map<String, String> kafka(String topic, Map<String, String> more) {
-    Map<String, String> with = new HashMap<>(more);
-    with.put("connector", "kafka");
-    with.put("topic", topic);
-    with.put("properties.bootstrap.servers", KAFKA.bootstrapServers());
-    with.put("format", "json");
-    return with;
+    return KafkaBids.options(KAFKA, topic, more);
   }
 
   /** Bids [from, to): auction id % 10 (every 7th NULL), price id / 4, time T0 + id * 10 ms. */
   private static void send(String topic, long from, long to) throws Exception {
-    for (int partition = 0; partition < 2; partition++) {
-      List<String> values = new ArrayList<>();
-      for (long id = from + partition; id < to; id += 2) {
-        String auction = id % 7 == 0 ? "null" : Long.toString(id % 10);
-        values.add(
-            String.format(
-                "{\"id\": %d, \"auction\": %s, \"price\": %s, \"ts\": %d}",
-                id, auction, id / 4.0, T0 + id * 10));
-      }
-      KAFKA.send(topic, partition, values);
-    }
+    KafkaBids.send(KAFKA, topic, from, to);
   }
 
   /**

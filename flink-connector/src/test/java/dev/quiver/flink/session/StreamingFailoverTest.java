@@ -6,15 +6,12 @@ import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.compiler.StageOutputHook;
 import dev.quiver.flink.runtime.BatchOperator;
 import dev.quiver.flink.testing.KafkaBroker;
-import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
-import dev.quiver.plan.type.SqlType;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,13 +46,8 @@ class StreamingFailoverTest {
   @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
 
   private static final Duration DEADLINE = Duration.ofSeconds(90);
-  private static final RowSchema BIDS =
-      RowSchema.of(
-          new Column("id", SqlType.BIGINT, false),
-          new Column("auction", SqlType.BIGINT, true),
-          new Column("price", SqlType.DOUBLE, true),
-          new Column("ts", SqlType.TIMESTAMP, true));
-  private static final long T0 = 1_767_225_600_000L; // 2026-01-01 00:00:00 UTC
+  private static final RowSchema BIDS = KafkaBids.SCHEMA;
+  private static final long T0 = KafkaBids.T0;
   private static final AtomicInteger FAILURES = new AtomicInteger();
 
   @Test
@@ -112,27 +104,12 @@ class StreamingFailoverTest {
   }
 
   private static Map<String, String> kafka(Map<String, String> more) {
-    Map<String, String> with = new HashMap<>(more);
-    with.put("connector", "kafka");
-    with.put("topic", "failover");
-    with.put("properties.bootstrap.servers", KAFKA.bootstrapServers());
-    with.put("format", "json");
-    return with;
+    return KafkaBids.options(KAFKA, "failover", more);
   }
 
   /** Bids [from, to): auction id % 10, price id / 4, event time T0 + id * 10 ms; every 7th NULL. */
   private static void send(long from, long to) throws Exception {
-    for (int partition = 0; partition < 2; partition++) {
-      List<String> values = new ArrayList<>();
-      for (long id = from + partition; id < to; id += 2) {
-        String auction = id % 7 == 0 ? "null" : Long.toString(id % 10);
-        values.add(
-            String.format(
-                "{\"id\": %d, \"auction\": %s, \"price\": %s, \"ts\": %d}",
-                id, auction, id / 4.0, T0 + id * 10));
-      }
-      KAFKA.send("failover", partition, values);
-    }
+    KafkaBids.send(KAFKA, "failover", from, to);
   }
 
   private static void readUntil(SqlResult result, List<List<Object>> rows, int count) {

@@ -52,7 +52,7 @@ class StreamingInsertFailoverTest {
   @TempDir Path dir;
 
   private static final Duration DEADLINE = Duration.ofSeconds(90);
-  private static final long T0 = 1_767_225_600_000L; // 2026-01-01 00:00:00 UTC
+  private static final long T0 = KafkaBids.T0;
   private static final AtomicInteger FAILURES = new AtomicInteger();
   private static final String COLUMNS =
       "window_start TIMESTAMP(3), window_end TIMESTAMP(3), auction BIGINT, bids BIGINT NOT NULL,"
@@ -220,17 +220,7 @@ class StreamingInsertFailoverTest {
 
   /** Bids [from, to): auction id % 10, price id / 4, event time T0 + id * 10 ms; every 7th NULL. */
   private static void send(String topic, long from, long to) throws Exception {
-    for (int partition = 0; partition < 2; partition++) {
-      List<String> values = new ArrayList<>();
-      for (long id = from + partition; id < to; id += 2) {
-        String auction = id % 7 == 0 ? "null" : Long.toString(id % 10);
-        values.add(
-            String.format(
-                "{\"id\": %d, \"auction\": %s, \"price\": %s, \"ts\": %d}",
-                id, auction, id / 4.0, T0 + id * 10));
-      }
-      KAFKA.send(topic, partition, values);
-    }
+    KafkaBids.send(KAFKA, topic, from, to);
   }
 
   /**

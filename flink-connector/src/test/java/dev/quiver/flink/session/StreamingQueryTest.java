@@ -7,17 +7,14 @@ import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.flink.testing.KafkaBroker;
 import dev.quiver.flink.testing.RecordingReporter;
-import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
-import dev.quiver.plan.type.SqlType;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,13 +41,8 @@ class StreamingQueryTest {
   @TempDir static Path dir;
 
   private static final Duration DEADLINE = Duration.ofSeconds(90);
-  private static final RowSchema BIDS =
-      RowSchema.of(
-          new Column("id", SqlType.BIGINT, false),
-          new Column("auction", SqlType.BIGINT, true),
-          new Column("price", SqlType.DOUBLE, true),
-          new Column("ts", SqlType.TIMESTAMP, true));
-  private static final long T0 = 1_767_225_600_000L; // 2026-01-01 00:00:00 UTC
+  private static final RowSchema BIDS = KafkaBids.SCHEMA;
+  private static final long T0 = KafkaBids.T0;
   private static QuiverSession session;
 
   @BeforeAll
@@ -89,12 +81,7 @@ class StreamingQueryTest {
   }
 
   private static Map<String, String> kafka(String topic, Map<String, String> more) {
-    Map<String, String> with = new HashMap<>(more);
-    with.put("connector", "kafka");
-    with.put("topic", topic);
-    with.put("properties.bootstrap.servers", KAFKA.bootstrapServers());
-    with.put("format", "json");
-    return with;
+    return KafkaBids.options(KAFKA, topic, more);
   }
 
   /** Bids [from, to): auction id % 10, price id / 4, event time T0 + id * 10 ms; every 7th NULL. */
@@ -103,23 +90,7 @@ class StreamingQueryTest {
   }
 
   private static void send(String topic, long from, long to) throws Exception {
-    for (int partition = 0; partition < 2; partition++) {
-      List<String> values = new ArrayList<>();
-      for (long id = from + partition; id < to; id += 2) {
-        String auction = id % 7 == 0 ? "null" : Long.toString(id % 10);
-        values.add(
-            "{\"id\": "
-                + id
-                + ", \"auction\": "
-                + auction
-                + ", \"price\": "
-                + (id / 4.0)
-                + ", \"ts\": "
-                + (T0 + id * 10)
-                + "}");
-      }
-      KAFKA.send(topic, partition, values);
-    }
+    KafkaBids.send(KAFKA, topic, from, to);
   }
 
   @Test

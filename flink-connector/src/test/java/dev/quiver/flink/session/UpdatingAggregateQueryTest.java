@@ -8,10 +8,8 @@ import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.compiler.StageOutputHook;
 import dev.quiver.flink.runtime.BatchOperator;
 import dev.quiver.flink.testing.KafkaBroker;
-import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
-import dev.quiver.plan.type.SqlType;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,13 +43,8 @@ class UpdatingAggregateQueryTest {
   @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
 
   private static final Duration DEADLINE = Duration.ofSeconds(90);
-  private static final RowSchema BIDS =
-      RowSchema.of(
-          new Column("id", SqlType.BIGINT, false),
-          new Column("auction", SqlType.BIGINT, true),
-          new Column("price", SqlType.DOUBLE, true),
-          new Column("ts", SqlType.TIMESTAMP, true));
-  private static final long T0 = 1_767_225_600_000L; // 2026-01-01 00:00:00 UTC
+  private static final RowSchema BIDS = KafkaBids.SCHEMA;
+  private static final long T0 = KafkaBids.T0;
   private static final AtomicBoolean ARMED = new AtomicBoolean();
   private static final AtomicInteger FAILURES = new AtomicInteger();
   private static QuiverSession session;
@@ -87,27 +80,12 @@ class UpdatingAggregateQueryTest {
   }
 
   private static Map<String, String> kafka(String topic, Map<String, String> more) {
-    Map<String, String> with = new HashMap<>(more);
-    with.put("connector", "kafka");
-    with.put("topic", topic);
-    with.put("properties.bootstrap.servers", KAFKA.bootstrapServers());
-    with.put("format", "json");
-    return with;
+    return KafkaBids.options(KAFKA, topic, more);
   }
 
   /** Bids [from, to): auction id % 13 (every 7th NULL), price id / 4, time T0 + id * 10 ms. */
   private static void send(String topic, long from, long to) throws Exception {
-    for (int partition = 0; partition < 2; partition++) {
-      List<String> values = new ArrayList<>();
-      for (long id = from + partition; id < to; id += 2) {
-        String auction = id % 7 == 0 ? "null" : Long.toString(id % 13);
-        values.add(
-            String.format(
-                "{\"id\": %d, \"auction\": %s, \"price\": %s, \"ts\": %d}",
-                id, auction, id / 4.0, T0 + id * 10));
-      }
-      KAFKA.send(topic, partition, values);
-    }
+    KafkaBids.send(KAFKA, topic, from, to);
   }
 
   @Test
