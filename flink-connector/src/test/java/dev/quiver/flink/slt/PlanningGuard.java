@@ -2,18 +2,19 @@ package dev.quiver.flink.slt;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.flink.session.PlannedQuery;
 import dev.quiver.flink.session.QuiverSession;
-import dev.quiver.sql.SqlPlanner;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Plans a query on a throwaway daemon thread before the session runs it, so that a planner that
- * never terminates fails one record instead of the whole run: planning is CPU-bound and ignores
- * interrupts, and the session plans under its own lock, so a runaway planning call inside the
- * session would block every later record. A planning error is left to the session to report.
+ * Plans a query in its session on a throwaway daemon thread, so that a planner that never
+ * terminates fails one record instead of the whole run: planning is CPU-bound and ignores
+ * interrupts. The record then runs the planned query ({@link QuiverSession#run}), so it is planned
+ * once, as {@link QuiverSession#sql} plans it. A session whose planning ran away stays locked (it
+ * plans under its own lock) and must be replaced ({@link #ranAway}).
  */
 final class PlanningGuard {
   private static final long TIMEOUT_SECONDS = 30;
@@ -21,35 +22,60 @@ final class PlanningGuard {
   private PlanningGuard() {}
 
   /**
-   * @throws AssertionError if planning {@code sql} takes more than {@value #TIMEOUT_SECONDS} s
+   * {@code session.prepare(sql)}; what it throws is thrown here.
+   *
+   * @throws Runaway if planning {@code sql} takes more than {@value #TIMEOUT_SECONDS} s
    */
-  static void checkPlanningEnds(QuiverSession session, String sql) throws InterruptedException {
+  static PlannedQuery prepare(QuiverSession session, String sql) throws InterruptedException {
     requireNonNull(session, "session is null");
     requireNonNull(sql, "sql is null");
-    CompletableFuture<Void> planned = new CompletableFuture<>();
+    CompletableFuture<PlannedQuery> planned = new CompletableFuture<>();
     Thread thread =
         new Thread(
             () -> {
               try {
-                new SqlPlanner(session.catalog()).plan(sql, session.parallelism());
-              } catch (RuntimeException | Error e) {
-                // the session plans again and reports it
+                planned.complete(session.prepare(sql));
+              } catch (Throwable e) {
+                planned.completeExceptionally(e);
               }
-              planned.complete(null);
             },
             "slt-planning-guard");
     thread.setDaemon(true);
     thread.start();
     try {
-      planned.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      return planned.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
-      StackTraceElement[] stack = thread.getStackTrace();
-      AssertionError error =
-          new AssertionError("planning did not end within " + TIMEOUT_SECONDS + " s");
-      error.setStackTrace(stack); // where the planner spins
+      Runaway error = new Runaway("planning did not end within " + TIMEOUT_SECONDS + " s");
+      error.setStackTrace(thread.getStackTrace()); // where the planner spins
       throw error;
     } catch (ExecutionException e) {
-      throw new IllegalStateException(e);
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException(cause);
+    }
+  }
+
+  /** Whether {@code failure} is, or was caused by, a planning that did not end. */
+  static boolean ranAway(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof Runaway) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Planning did not end: the session's planning lock stays held by the spinning planner. */
+  static final class Runaway extends AssertionError {
+    private static final long serialVersionUID = 1L;
+
+    Runaway(String message) {
+      super(message);
     }
   }
 }

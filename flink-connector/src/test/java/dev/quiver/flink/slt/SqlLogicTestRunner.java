@@ -3,6 +3,7 @@ package dev.quiver.flink.slt;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.error.QuiverException;
+import dev.quiver.flink.session.PlannedQuery;
 import dev.quiver.flink.session.QuiverSession;
 import dev.quiver.flink.session.SqlResult;
 import java.nio.file.Path;
@@ -40,11 +41,6 @@ final class SqlLogicTestRunner {
       throw new IllegalArgumentException("a table is not run on its own: " + record.location());
     }
     registerTables(file, record, session);
-    try {
-      PlanningGuard.checkPlanningEnds(session, sql(record));
-    } catch (AssertionError e) {
-      throw failure(record, session, e.getMessage(), e);
-    }
     if (record instanceof SltRecord.Query query) {
       runQuery(query, session);
     } else if (record instanceof SltRecord.StatementError statement) {
@@ -52,9 +48,9 @@ final class SqlLogicTestRunner {
     }
   }
 
-  private void runQuery(SltRecord.Query query, QuiverSession session) {
+  private void runQuery(SltRecord.Query query, QuiverSession session) throws InterruptedException {
     List<String> actual;
-    try (SqlResult result = session.sql(query.sql())) {
+    try (SqlResult result = session.run(prepare(query, session))) {
       String types = ResultText.checkTypes(query.types(), result.schema());
       if (!types.isEmpty()) {
         throw failure(query, session, types, null);
@@ -82,9 +78,10 @@ final class SqlLogicTestRunner {
     }
   }
 
-  private static void runStatementError(SltRecord.StatementError statement, QuiverSession session) {
+  private static void runStatementError(SltRecord.StatementError statement, QuiverSession session)
+      throws InterruptedException {
     List<List<Object>> rows;
-    try (SqlResult result = session.sql(statement.sql())) {
+    try (SqlResult result = session.run(prepare(statement, session))) {
       rows = result.rows();
     } catch (QuiverException e) {
       if (!e.getMessage().contains(statement.message())) {
@@ -135,6 +132,19 @@ final class SqlLogicTestRunner {
       written.put(table.location(), path);
     }
     return path;
+  }
+
+  /**
+   * The record's query, planned by {@code session} as {@link QuiverSession#sql} plans it, under the
+   * {@link PlanningGuard}; a planning error is thrown as the session throws it.
+   */
+  private static PlannedQuery prepare(SltRecord record, QuiverSession session)
+      throws InterruptedException {
+    try {
+      return PlanningGuard.prepare(session, sql(record));
+    } catch (PlanningGuard.Runaway e) {
+      throw failure(record, session, e.getMessage(), e);
+    }
   }
 
   private static boolean hasOrderBy(String sql) {
