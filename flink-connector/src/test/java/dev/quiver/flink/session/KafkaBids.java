@@ -3,11 +3,14 @@ package dev.quiver.flink.session;
 import dev.quiver.flink.testing.KafkaBroker;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;
+import dev.quiver.plan.time.EventTime;
 import dev.quiver.plan.type.SqlType;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.LongFunction;
 
 /**
@@ -41,6 +44,24 @@ final class KafkaBids {
     with.put("properties.bootstrap.servers", kafka.bootstrapServers());
     with.put("format", "json");
     return with;
+  }
+
+  /**
+   * Registers {@code topic} in {@code session} twice: as the stream {@code topic} (event time
+   * {@code ts}, watermark 5 s behind) and as the bounded table {@code topic_now}, the records there
+   * when a query starts (the batch oracle of the stream's queries).
+   */
+  static void register(QuiverSession session, KafkaBroker kafka, String topic) {
+    session.registerTable(
+        topic,
+        SCHEMA,
+        Optional.of(new EventTime("ts", Duration.ofSeconds(5))),
+        options(kafka, topic, Map.of()));
+    session.registerTable(
+        topic + "_now",
+        SCHEMA,
+        Optional.empty(),
+        options(kafka, topic, Map.of("scan.bounded.mode", "latest-offset")));
   }
 
   /** Sends bids [from, to) to {@code topic}'s partitions 0 (even ids) and 1 (odd ids). */

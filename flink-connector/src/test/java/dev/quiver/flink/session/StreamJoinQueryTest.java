@@ -6,14 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.quiver.error.QuiverException;
 import dev.quiver.flink.testing.KafkaBroker;
 import dev.quiver.plan.node.RowSchema;
-import dev.quiver.plan.time.EventTime;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.junit.jupiter.api.AfterAll;
@@ -53,16 +51,7 @@ class StreamJoinQueryTest {
     for (String topic : List.of("lefts", "rights")) {
       KAFKA.createTopic(topic, 2);
       send(topic, topic.equals("lefts") ? 0 : 3, 1600);
-      session.registerTable(
-          topic,
-          BIDS,
-          Optional.of(new EventTime("ts", Duration.ofSeconds(5))),
-          kafka(topic, Map.of()));
-      session.registerTable(
-          topic + "_now",
-          BIDS,
-          Optional.empty(),
-          kafka(topic, Map.of("scan.bounded.mode", "latest-offset")));
+      KafkaBids.register(session, KAFKA, topic);
     }
   }
 

@@ -67,16 +67,7 @@ class UpdatingAggregateQueryTest {
   private static void topic(String topic) throws Exception {
     KAFKA.createTopic(topic, 2);
     send(topic, 0, 1000);
-    session.registerTable(
-        topic,
-        BIDS,
-        Optional.of(new EventTime("ts", Duration.ofSeconds(5))),
-        kafka(topic, Map.of()));
-    session.registerTable(
-        topic + "_now",
-        BIDS,
-        Optional.empty(),
-        kafka(topic, Map.of("scan.bounded.mode", "latest-offset")));
+    KafkaBids.register(session, KAFKA, topic);
   }
 
   private static Map<String, String> kafka(String topic, Map<String, String> more) {
