@@ -208,6 +208,46 @@ class UpdatingAggregateQueryTest {
     }
   }
 
+  /**
+   * Groups beyond the task's memory budget: with 64 KiB per task, the final aggregate moves its
+   * groups to the task's RocksDB spill store and reads back those the next records touch. The
+   * changelog still adds up to the batch answer, and the groups it brings back are updated, not
+   * inserted twice (a second +I of a group would be a second row of it in the applied result).
+   */
+  @Test
+  void groupsBeyondTheTaskBudgetLiveInTheSpillStore() throws Exception {
+    KAFKA.createTopic("cold", 2);
+    send("cold", 0, 4000);
+    KafkaBids.register(session, KAFKA, "cold");
+    Configuration flink = new Configuration();
+    flink.set(TaskManagerOptions.NUM_TASK_SLOTS, 4);
+    try (QuiverSession small =
+        QuiverSession.builder()
+            .parallelism(2)
+            .configuration(flink)
+            .taskMemoryBudget(64 * 1024)
+            .build()) {
+      KafkaBids.register(small, KAFKA, "cold");
+      String query =
+          "SELECT id %% 1500 AS k, count(*) AS n, sum(price) AS total, max(id) AS last FROM %s"
+              + " GROUP BY id %% 1500";
+      try (SqlResult stream = small.sql(String.format(query, "cold"))) {
+        List<List<Object>> changes = new ArrayList<>();
+        Map<List<Object>, Integer> first = batch(String.format(query, "cold_now"));
+        assertThat(first).hasSize(1500);
+        StreamingResults.readUntil(
+            stream, changes, read -> applied(read).equals(first), "the first answer", DEADLINE);
+        send("cold", 4000, 6000);
+        Map<List<Object>, Integer> all = batch(String.format(query, "cold_now"));
+        StreamingResults.readUntil(
+            stream, changes, read -> applied(read).equals(all), "the answer after more", DEADLINE);
+        assertThat(changes.stream().filter(change -> change.get(0).equals("+I")).count())
+            .as("one +I per group")
+            .isEqualTo(1500);
+      }
+    }
+  }
+
   /** The batch answer as a multiset of rows. */
   private static Map<List<Object>, Integer> batch(String query) {
     Map<List<Object>, Integer> rows = new HashMap<>();

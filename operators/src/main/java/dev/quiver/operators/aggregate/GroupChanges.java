@@ -5,6 +5,8 @@ import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.hash.GroupTable;
 import dev.quiver.operators.kernel.CoalescingOutput;
 import dev.quiver.operators.kernel.Take;
+import dev.quiver.operators.memory.BatchTransfer;
+import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.plan.changelog.RowKind;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,19 +43,33 @@ final class GroupChanges implements GroupStates.FoldObserver, AutoCloseable {
   private final int keys;
   private final Reservation reservation;
   private final CoalescingOutput out;
+  private final ColdGroups cold; // null: every group stays in memory
   private boolean globalWritten;
   private int[] stamps = new int[0]; // by group: the batch that touched it last
   private int stamp;
   private int[] touched = new int[0]; // by row: existing groups touched, then the new ones
   private int[] added = new int[0]; // by row: new groups; then the groups of the rows written
   private int[] kept = new int[0]; // by row: which rows of old and new values are written
+  private int[] coldMarks = new int[0]; // by new group: the batch that loaded it from cold
+  private int groupsBefore; // of the batch being folded
+  private int coldFound; // of the batch being folded: new groups that were cold
   private int existing; // of the batch being folded
   private int fresh;
   private FieldVector[] before; // final values of the existing groups before the fold
 
+  /**
+   * @param cold where groups that left memory are, null when they cannot leave it: a new group
+   *     found there is an existing group (-U/+U), not a new one (+I)
+   */
   GroupChanges(
-      OperatorContext context, GroupStates groups, Schema output, BatchSink sink, Object owner) {
+      OperatorContext context,
+      GroupStates groups,
+      ColdGroups cold,
+      Schema output,
+      BatchSink sink,
+      Object owner) {
     this.context = context;
+    this.cold = cold;
     this.groups = groups;
     this.output = output;
     this.keys = groups.layout().keyFields.size();
@@ -72,7 +88,7 @@ final class GroupChanges implements GroupStates.FoldObserver, AutoCloseable {
   }
 
   @Override
-  public void reserve(int rows, int groupCount) {
+  public void reserve(int rows, int groupsBefore, int groupCount) {
     if (groups.table() != null && groupCount > stamps.length) {
       int capacity = Reservation.grownCapacity(stamps.length, groupCount);
       reservation.reserve((long) (capacity - stamps.length) * Integer.BYTES);
@@ -80,10 +96,21 @@ final class GroupChanges implements GroupStates.FoldObserver, AutoCloseable {
     }
     if (rows > touched.length) {
       int capacity = Reservation.grownCapacity(touched.length, rows);
-      reservation.reserve((long) (capacity - touched.length) * 3 * Integer.BYTES);
+      reservation.reserve((long) (capacity - touched.length) * 4 * Integer.BYTES);
       touched = new int[capacity];
       added = new int[capacity];
       kept = new int[capacity];
+      coldMarks = new int[capacity];
+    }
+    this.groupsBefore = groupsBefore;
+    coldFound = cold == null ? 0 : cold.load(groups, groupsBefore, groupCount);
+  }
+
+  @Override
+  public void refused() {
+    coldFound = 0;
+    if (cold != null) {
+      cold.release();
     }
   }
 
@@ -99,12 +126,20 @@ final class GroupChanges implements GroupStates.FoldObserver, AutoCloseable {
       }
     } else {
       int batch = nextStamp();
+      if (coldFound > 0) {
+        cold.fold(groups); // the cold groups hold their old values again: they exist
+        for (int i = 0; i < coldFound; i++) {
+          coldMarks[cold.loadedGroup(i) - groupsBefore] = batch;
+        }
+      }
       int[] stamps = this.stamps;
+      int[] marks = coldMarks;
+      boolean anyCold = coldFound > 0;
       for (int i = 0; i < rows; i++) {
         int group = groupIds[i];
         if (stamps[group] != batch) {
           stamps[group] = batch;
-          if (group < groupsBefore) {
+          if (group < groupsBefore || (anyCold && marks[group - groupsBefore] == batch)) {
             touched[existing++] = group;
           } else {
             added[fresh++] = group;
@@ -120,6 +155,7 @@ final class GroupChanges implements GroupStates.FoldObserver, AutoCloseable {
   private int nextStamp() {
     if (stamp == Integer.MAX_VALUE) {
       Arrays.fill(stamps, 0); // 0 is no batch
+      Arrays.fill(coldMarks, 0);
       stamp = 0;
     }
     return ++stamp;
@@ -156,6 +192,10 @@ final class GroupChanges implements GroupStates.FoldObserver, AutoCloseable {
         emit(rows(after, n + k, changed + k, changed, RowKind.UPDATE_AFTER));
       }
       globalWritten |= groups.table() == null;
+      if (coldFound > 0) {
+        cold.forget(); // in memory now, with the batch folded in
+        coldFound = 0;
+      }
     } finally {
       close(before);
       close(after);
@@ -211,10 +251,31 @@ final class GroupChanges implements GroupStates.FoldObserver, AutoCloseable {
     }
   }
 
-  /** Passes {@code batch} on in pieces of at most the target size (the output takes no more). */
+  /**
+   * Passes {@code batch} on in pieces of at most the target size (the output takes no more). When
+   * the budget has no room left to hold it pending (the groups took it all, and the next batch will
+   * move them to the cold store), the pending rows and the batch go on at once instead.
+   */
   private void emit(VectorSchemaRoot batch) {
     int rows = batch.getRowCount();
     int target = out.targetRows();
+    MemoryBudget budget = context.budget();
+    if (cold != null
+        && !out.emitsDirectly(Math.min(rows, target))
+        && budget.limit() - budget.used() < BatchTransfer.heldBytes(batch)) {
+      out.flush();
+      for (int from = 0; from < rows; from += target) {
+        out.emit(
+            rows <= target
+                ? batch
+                : GroupFeeder.slice(
+                    batch, from, Math.min(target, rows - from), context.allocator()));
+      }
+      if (rows > target) {
+        batch.close();
+      }
+      return;
+    }
     if (rows <= target) {
       out.add(batch);
       return;
@@ -242,6 +303,7 @@ final class GroupChanges implements GroupStates.FoldObserver, AutoCloseable {
   public void close() {
     close(before);
     before = null;
+    coldFound = 0;
     out.close();
     reservation.releaseAll();
   }

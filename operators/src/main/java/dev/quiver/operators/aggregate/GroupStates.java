@@ -42,10 +42,14 @@ final class GroupStates implements AutoCloseable {
     FoldObserver NONE = new FoldObserver() {};
 
     /**
-     * Reserves what observing {@code rows} rows over groups {@code [0, groups)} needs: called with
-     * the batch's other reservations, so that a refusal undoes the inserts and changes no group.
+     * Reserves what observing {@code rows} rows over groups {@code [0, groups)} needs, the groups
+     * from {@code groupsBefore} on new: called with the batch's other reservations, so that a
+     * refusal undoes the inserts and changes no group ({@link #refused} then follows).
      */
-    default void reserve(int rows, int groups) {}
+    default void reserve(int rows, int groupsBefore, int groups) {}
+
+    /** The budget refused the batch after {@link #reserve}: let go of what it reserved. */
+    default void refused() {}
 
     /**
      * The batch's keys are in, nothing is folded yet: row {@code i} belongs to group {@code
@@ -226,7 +230,7 @@ final class GroupStates implements AutoCloseable {
               batch.getVector(feed.filters[c]), argument, by, groupIds, rows, context.allocator());
         }
       }
-      observer.reserve(rows, groups);
+      observer.reserve(rows, groupsBefore, groups);
       for (int c = 0; c < distinctFilters.length; c++) {
         if (distinctFilters[c] != null && feed.kinds[c] == Feed.Kind.ARGUMENT) {
           pairsBefore[c] = distinctFilters[c].pairCount();
@@ -241,6 +245,7 @@ final class GroupStates implements AutoCloseable {
       }
     } catch (QuiverException e) {
       releaseSelections();
+      observer.refused();
       if (e.code() != ErrorCode.MEMORY_BUDGET_EXCEEDED) {
         throw e;
       }
@@ -258,6 +263,7 @@ final class GroupStates implements AutoCloseable {
       return e;
     } catch (RuntimeException | Error e) {
       releaseSelections();
+      observer.refused();
       throw e;
     }
     try {

@@ -19,6 +19,7 @@ final class GroupStrings {
   private byte[][] values = new byte[0][];
   private long heldBytes;
   private long reservedBytes;
+  private long pendingBytes; // what the reserveFor calls of the batch being added may set
 
   GroupStrings(Reservation reservation) {
     this.reservation = reservation;
@@ -34,13 +35,23 @@ final class GroupStrings {
   }
 
   /**
+   * A batch is being added: what the next {@link #reserveFor} calls reserve adds up, until the next
+   * batch. The owner calls it from {@code ensureGroups}, which every batch calls first.
+   */
+  void newBatch() {
+    pendingBytes = 0;
+  }
+
+  /**
    * Reserves what setting a value from every one of rows {@code [0, rows)} of {@code strings} could
-   * hold: more than any fold of those rows keeps.
+   * hold: more than any fold of those rows keeps. Calls for one batch add up (its rows and the
+   * states of groups coming back from a spill store are both folded).
    */
   void reserveFor(FieldVector strings, int rows) {
     ArrowBuf offsets = strings.getOffsetBuffer();
     long bytes = offsets.getInt((long) rows << 2) - offsets.getInt(0);
-    long needed = heldBytes + bytes + (long) rows * ARRAY_OVERHEAD;
+    pendingBytes += bytes + (long) rows * ARRAY_OVERHEAD;
+    long needed = heldBytes + pendingBytes;
     if (needed > reservedBytes) {
       reservation.reserve(needed - reservedBytes);
       reservedBytes = needed;

@@ -61,6 +61,7 @@ final class GroupValues {
   }
 
   void ensureGroups(int groups) {
+    strings.newBatch();
     if (groups <= set.length) {
       return;
     }

@@ -23,6 +23,7 @@ final class StringMinMaxAccumulator implements Accumulator {
 
   @Override
   public void ensureGroups(int groups) {
+    values.newBatch();
     if (groups > values.capacity()) {
       int capacity = Reservation.grownCapacity(values.capacity(), groups);
       reservation.reserve((long) (capacity - values.capacity()) * Long.BYTES);

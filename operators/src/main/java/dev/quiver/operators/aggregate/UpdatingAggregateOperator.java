@@ -48,10 +48,14 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <p>Every call needs a partial state (the groups are checkpointed as partial states): DISTINCT
  * calls, MEDIAN and percentiles are refused (a plan rewrites {@code COUNT(DISTINCT x)} into a
- * two-level aggregate). The groups are reserved in the task's budget as a hash aggregate's; FINAL
- * and SINGLE cannot spill them, so a batch the budget cannot take even row by row fails with
+ * two-level aggregate). The groups are reserved in the task's budget as a hash aggregate's. When
+ * the budget refuses a batch, FINAL and SINGLE with group keys move every group to the task's spill
+ * store ({@link ColdGroups}: RocksDB in a Flink task) and read back, one lookup per batch, the
+ * groups a batch brings back (as updates: their old values are the stored ones). Without a spill
+ * space, or for a global aggregate, a batch the budget cannot take even row by row fails with
  * MEMORY_BUDGET_EXCEEDED naming this operator. Checkpoints ({@link UpdatingSnapshot}): the groups
- * as keys and partial states; a restored group counts as emitted. Not thread-safe.
+ * in memory and in the store, as keys and partial states; a restored group counts as emitted. Not
+ * thread-safe.
  */
 public final class UpdatingAggregateOperator implements Operator {
   private static final GroupFeeder.Relief NO_RELIEF = () -> false;
@@ -67,6 +71,8 @@ public final class UpdatingAggregateOperator implements Operator {
   private final GroupStates groups;
   private final GroupFeeder feeder;
   private final GroupChanges changes; // FINAL, SINGLE
+  private final ColdGroups cold; // FINAL, SINGLE with keys and a spill space; else null
+  private final GroupFeeder.Relief relief; // FINAL, SINGLE: evicts to cold, if there is one
   private boolean held; // PARTIAL: rows folded into the groups since they were last emitted
   private boolean started; // input or a restore came
   private boolean finished;
@@ -114,7 +120,14 @@ public final class UpdatingAggregateOperator implements Operator {
     this.output = partial ? layout.output : withRowKind(layout.output);
     this.groups = new GroupStates(context, layout, copy, new Field[copy.size()], description);
     this.feeder = new GroupFeeder(context, groups);
-    this.changes = partial ? null : new GroupChanges(context, groups, output, sink, description);
+    this.cold =
+        partial
+            ? null
+            : ColdGroups.forGroups(
+                context, stateSchema, groupKeys.length, layout.stateCounts, description);
+    this.relief = cold == null ? NO_RELIEF : this::evict;
+    this.changes =
+        partial ? null : new GroupChanges(context, groups, cold, output, sink, description);
   }
 
   /** The output schema of an operator with these arguments, without creating it. */
@@ -158,7 +171,7 @@ public final class UpdatingAggregateOperator implements Operator {
           emitPartial();
         }
       } else {
-        feeder.add(batch, feed, NO_RELIEF, changes);
+        feeder.add(batch, feed, relief, changes);
       }
     } catch (QuiverException e) {
       throw explained(e);
@@ -183,8 +196,15 @@ public final class UpdatingAggregateOperator implements Operator {
     }
   }
 
+  /** FINAL, SINGLE, the budget refused a batch: moves every group to the cold store. */
+  private boolean evict() {
+    cold.evict(groups);
+    groups.clear();
+    return true;
+  }
+
   private QuiverException explained(QuiverException e) {
-    if (partial || e.code() != ErrorCode.MEMORY_BUDGET_EXCEEDED) {
+    if (partial || cold != null || e.code() != ErrorCode.MEMORY_BUDGET_EXCEEDED) {
       return e;
     }
     return new QuiverException(
@@ -249,6 +269,7 @@ public final class UpdatingAggregateOperator implements Operator {
         changes.globalWritten(),
         stateSchema,
         finished ? null : groups, // released at finish: no group will change any more
+        finished || cold == null ? null : cold::forEachBatch,
         context.targetBatchRows(),
         context.allocator());
   }
@@ -272,7 +293,7 @@ public final class UpdatingAggregateOperator implements Operator {
               context.allocator(),
               batch -> {
                 try (batch) {
-                  feeder.add(batch, stateFeed, NO_RELIEF);
+                  feeder.add(batch, stateFeed, relief);
                 }
               });
       changes.globalWritten(written);
@@ -290,8 +311,14 @@ public final class UpdatingAggregateOperator implements Operator {
     try {
       groups.close();
     } finally {
-      if (changes != null) {
-        changes.close();
+      try {
+        if (changes != null) {
+          changes.close();
+        }
+      } finally {
+        if (cold != null) {
+          cold.close();
+        }
       }
     }
   }

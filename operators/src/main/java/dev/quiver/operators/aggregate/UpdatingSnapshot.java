@@ -20,7 +20,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   flags     1 byte: bit 0 set once a global aggregate has written its row (0 with group keys)
  *   groups    {@link BatchStreams}: an int32 length, then an Arrow IPC stream of the group keys
  *             and the partial states of every call (the columns a PARTIAL aggregate emits), in
- *             group id order, batches of at most the target batch size
+ *             group id order, then the groups that left memory ({@link ColdGroups}), batches of at
+ *             most the target batch size; a group appears once
  * </pre>
  *
  * A restore merges the states into empty groups as a FINAL aggregate merges its input: every
@@ -46,18 +47,33 @@ final class UpdatingSnapshot {
 
   /**
    * The state: the flag, and every group of {@code groups} (none if null) as keys and partial
-   * states of {@code schema}, in batches of {@code target} groups.
+   * states of {@code schema}, in batches of {@code target} groups, then the batches {@code cold}
+   * (if not null) passes on: the groups that left memory, in the same schema.
    */
   static byte[] write(
       boolean globalWritten,
       Schema schema,
       GroupStates groups,
+      Consumer<Consumer<VectorSchemaRoot>> cold,
       int target,
       BufferAllocator allocator) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     bytes.write(VERSION);
     bytes.write(globalWritten ? GLOBAL_WRITTEN : 0);
-    BatchStreams.write(bytes, schema, out -> writeGroups(schema, groups, target, allocator, out));
+    BatchStreams.write(
+        bytes,
+        schema,
+        out -> {
+          writeGroups(schema, groups, target, allocator, out);
+          if (cold != null) {
+            cold.accept(
+                batch -> {
+                  try (batch) {
+                    out.accept(batch);
+                  }
+                });
+          }
+        });
     return bytes.toByteArray();
   }
 

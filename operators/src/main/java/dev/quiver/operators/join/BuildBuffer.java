@@ -5,14 +5,13 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.operators.kernel.BatchAppender;
+import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.util.AutoCloseables;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -46,7 +45,7 @@ final class BuildBuffer implements AutoCloseable {
         return;
       }
       checkRows(batch);
-      reserve(bytes(batch));
+      reserve(BatchTransfer.heldBytes(batch));
     } catch (RuntimeException | Error e) {
       batch.close();
       throw e;
@@ -69,7 +68,7 @@ final class BuildBuffer implements AutoCloseable {
       batch.close();
       throw e;
     }
-    long bytes = bytes(batch);
+    long bytes = BatchTransfer.heldBytes(batch);
     if (!budget.tryReserve(bytes)) {
       return false;
     }
@@ -111,14 +110,15 @@ final class BuildBuffer implements AutoCloseable {
       while (start < batches.size() && refusal == null) {
         int end = start + 1;
         long rows = batches.get(start).getRowCount();
-        long bytes = bytes(batches.get(start));
+        long bytes = BatchTransfer.heldBytes(batches.get(start));
         while (end < batches.size()) {
           VectorSchemaRoot next = batches.get(end);
-          if (rows + next.getRowCount() > maxSegmentRows || bytes + bytes(next) > maxSegmentBytes) {
+          if (rows + next.getRowCount() > maxSegmentRows
+              || bytes + BatchTransfer.heldBytes(next) > maxSegmentBytes) {
             break;
           }
           rows += next.getRowCount();
-          bytes += bytes(next);
+          bytes += BatchTransfer.heldBytes(next);
           end++;
         }
         if (end == start + 1) {
@@ -168,7 +168,7 @@ final class BuildBuffer implements AutoCloseable {
     try (BatchAppender appender = new BatchAppender(schema, allocator, (int) rows)) {
       for (int i = start; i < end && refusal == null; i++) {
         VectorSchemaRoot batch = batches.get(i);
-        long bytes = bytes(batch);
+        long bytes = BatchTransfer.heldBytes(batch);
         if (!tryReserve(bytes, "build rows of " + owner)) {
           break;
         }
@@ -184,7 +184,7 @@ final class BuildBuffer implements AutoCloseable {
       }
       VectorSchemaRoot segment = appender.build();
       segments.add(segment);
-      long actual = bytes(segment);
+      long actual = BatchTransfer.heldBytes(segment);
       if (actual <= copied) {
         release(copied - actual);
       } else {
@@ -221,17 +221,6 @@ final class BuildBuffer implements AutoCloseable {
   private void release(long bytes) {
     budget.release(bytes);
     reserved -= bytes;
-  }
-
-  /** The bytes a batch holds: the capacity of all its buffers. */
-  static long bytes(VectorSchemaRoot batch) {
-    long bytes = 0;
-    for (FieldVector vector : batch.getFieldVectors()) {
-      for (ArrowBuf buffer : vector.getBuffers(false)) {
-        bytes += buffer.capacity();
-      }
-    }
-    return bytes;
   }
 
   /** Closes every batch and releases their reservation. Idempotent. */

@@ -3,6 +3,7 @@ package dev.quiver.operators.join;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.operators.kernel.Take;
+import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -110,7 +111,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
         kept = Take.take(batch, keep, size, allocator);
         batch.close();
       }
-      long bytes = BuildBuffer.bytes(kept);
+      long bytes = BatchTransfer.heldBytes(kept);
       budget.reserve(bytes, what);
       reserved += bytes;
       held.add(new Held(kept, min, max, bytes));

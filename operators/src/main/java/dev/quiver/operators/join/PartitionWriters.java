@@ -2,6 +2,7 @@ package dev.quiver.operators.join;
 
 import dev.quiver.operators.kernel.BatchAppender;
 import dev.quiver.operators.kernel.Take;
+import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.spill.SpillFile;
 import dev.quiver.operators.spill.SpillWriter;
@@ -65,7 +66,7 @@ final class PartitionWriters implements AutoCloseable {
     VectorSchemaRoot part = whole ? batch : Take.take(batch, order, from, count, allocator());
     try {
       // An appender grows geometrically: count twice the slice's bytes.
-      long bytes = 2 * BuildBuffer.bytes(part);
+      long bytes = 2 * BatchTransfer.heldBytes(part);
       if (held + bytes > pooled) {
         flushAll();
       }

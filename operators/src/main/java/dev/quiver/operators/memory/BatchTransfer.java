@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -85,5 +86,16 @@ public final class BatchTransfer {
     }
     batch.close(); // empty now: its buffers moved
     return new VectorSchemaRoot(schema, moved, rows);
+  }
+
+  /** The capacity of {@code batch}'s buffers: what keeping it costs the budget. */
+  public static long heldBytes(VectorSchemaRoot batch) {
+    long bytes = 0;
+    for (FieldVector vector : batch.getFieldVectors()) {
+      for (ArrowBuf buffer : vector.getBuffers(false)) {
+        bytes += buffer.capacity();
+      }
+    }
+    return bytes;
   }
 }

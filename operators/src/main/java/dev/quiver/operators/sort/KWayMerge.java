@@ -6,6 +6,7 @@ import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.kernel.BatchAppender;
+import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.plan.sort.SortKey;
 import java.util.List;
@@ -85,7 +86,7 @@ public final class KWayMerge implements Operator {
         batch.close();
         return;
       }
-      budget.reserve(MergeInput.bytes(batch), "a buffered batch of merge input " + input);
+      budget.reserve(BatchTransfer.heldBytes(batch), "a buffered batch of merge input " + input);
     } catch (RuntimeException e) {
       batch.close();
       throw e;

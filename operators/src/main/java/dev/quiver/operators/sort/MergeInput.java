@@ -1,9 +1,8 @@
 package dev.quiver.operators.sort;
 
+import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import java.util.ArrayDeque;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -24,17 +23,6 @@ final class MergeInput {
   MergeInput(int index, MemoryBudget budget) {
     this.index = index;
     this.budget = budget;
-  }
-
-  /** The bytes a batch holds: the capacity of all its buffers. */
-  static long bytes(VectorSchemaRoot batch) {
-    long bytes = 0;
-    for (FieldVector vector : batch.getFieldVectors()) {
-      for (ArrowBuf buffer : vector.getBuffers(false)) {
-        bytes += buffer.capacity();
-      }
-    }
-    return bytes;
   }
 
   boolean hasRow() {
@@ -88,7 +76,9 @@ final class MergeInput {
   }
 
   private void release(VectorSchemaRoot done) {
-    long bytes = bytes(done); // unchanged since it was reserved: nobody mutates a buffered batch
+    long bytes =
+        BatchTransfer.heldBytes(
+            done); // unchanged since it was reserved: nobody mutates a buffered batch
     done.close();
     budget.release(bytes);
   }

@@ -2,6 +2,7 @@ package dev.quiver.operators.sort;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
+import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,7 +64,7 @@ final class SortBuffer implements AutoCloseable {
             ErrorCode.MEMORY_BUDGET_EXCEEDED,
             owner + " sorts at most " + MAX_ROWS + " rows in memory; use more tasks");
       }
-      long bytes = MergeInput.bytes(batch) + ROW_BYTES * batch.getRowCount();
+      long bytes = BatchTransfer.heldBytes(batch) + ROW_BYTES * batch.getRowCount();
       if (mustFit) {
         budget.reserve(bytes, "the buffered batches of " + owner);
       } else if (tooMany || !budget.tryReserve(bytes)) {

@@ -4,6 +4,7 @@ import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.spill.SpillFile;
 import dev.quiver.operators.spill.SpillReader;
@@ -267,7 +268,7 @@ final class SpillingRuns implements AutoCloseable {
     @Override
     public void accept(VectorSchemaRoot batch) {
       try (batch) {
-        maxBatchBytes = Math.max(maxBatchBytes, MergeInput.bytes(batch));
+        maxBatchBytes = Math.max(maxBatchBytes, BatchTransfer.heldBytes(batch));
         writer.write(batch);
       }
     }

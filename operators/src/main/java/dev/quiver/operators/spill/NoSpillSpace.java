@@ -15,6 +15,11 @@ final class NoSpillSpace implements SpillSpace {
   }
 
   @Override
+  public SpillStore openStore(String purpose) {
+    throw new IllegalStateException("this task has no spill space: it cannot keep " + purpose);
+  }
+
+  @Override
   public long spilledBytes() {
     return 0;
   }

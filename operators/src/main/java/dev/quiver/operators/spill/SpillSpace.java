@@ -41,6 +41,16 @@ public interface SpillSpace {
    */
   SpillWriter create(Schema schema, String purpose);
 
+  /**
+   * A new, empty keyed store owned by the caller, for state read back by key ({@link SpillStore});
+   * closed by its owner or, at the latest, with the space.
+   *
+   * @param purpose a short name of what is kept (for example {@code "updating-aggregate"})
+   * @throws IllegalStateException when this space {@linkplain #canSpill() cannot spill} or is
+   *     closed
+   */
+  SpillStore openStore(String purpose);
+
   /** Bytes written to spill files so far (as stored, so after compression). */
   long spilledBytes();
 

@@ -6,6 +6,7 @@ import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.kernel.BatchAppender;
+import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.sort.RowComparator;
 import dev.quiver.plan.sort.SortKey;
@@ -15,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -132,7 +132,7 @@ public final class WindowOperator implements Operator {
       }
       boolean[] starts = partitionStarts(batch);
       RowComparator.KeyColumns keys = partitionComparator.bind(batch);
-      bytes = bytes(batch);
+      bytes = BatchTransfer.heldBytes(batch);
       if (!budget.tryReserve(bytes)) {
         if (completeRows > 0) {
           flush(completeRows); // make room: complete partitions need not wait
@@ -253,16 +253,6 @@ public final class WindowOperator implements Operator {
         sink.accept(slices.build());
       }
     }
-  }
-
-  private static long bytes(VectorSchemaRoot batch) {
-    long bytes = 0;
-    for (FieldVector vector : batch.getFieldVectors()) {
-      for (ArrowBuf buffer : vector.getBuffers(false)) {
-        bytes += buffer.capacity();
-      }
-    }
-    return bytes;
   }
 
   @Override

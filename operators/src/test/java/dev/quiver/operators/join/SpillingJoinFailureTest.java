@@ -13,6 +13,7 @@ import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.spill.MemorySpillSpace;
 import dev.quiver.plan.join.JoinKind;
@@ -158,7 +159,7 @@ class SpillingJoinFailureTest {
   void aTableTooLargeForTheBudgetSpillsToo(BufferAllocator a) {
     RandomBatches random = random(25);
     List<VectorSchemaRoot> build = HashJoinCheck.batches(random, BUILD, new int[] {2000, 2000}, a);
-    long bytes = build.stream().mapToLong(BuildBuffer::bytes).sum();
+    long bytes = build.stream().mapToLong(BatchTransfer::heldBytes).sum();
     MemoryBudget budget = new MemoryBudget("task-12", bytes + KB);
     MemorySpillSpace space = new MemorySpillSpace();
     HashJoinCheck check =

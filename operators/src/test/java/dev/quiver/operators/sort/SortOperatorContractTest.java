@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.plan.sort.SortKey;
 import dev.quiver.testing.ArrowLeakCheck;
@@ -51,7 +52,7 @@ class SortOperatorContractTest {
                 List.of(SortKey.asc(4)),
                 sink)) {
       VectorSchemaRoot first = random.batch(SCHEMA, 100, inputs);
-      long expected = MergeInput.bytes(first) + SortBuffer.ROW_BYTES * 100;
+      long expected = BatchTransfer.heldBytes(first) + SortBuffer.ROW_BYTES * 100;
       sort.add(0, first);
       assertThat(budget.used()).isEqualTo(expected);
       sort.add(0, random.batch(SCHEMA, 0, inputs)); // empty: closed, nothing reserved
@@ -85,7 +86,7 @@ class SortOperatorContractTest {
 
     // Fails on a later batch: what was kept is released by close.
     VectorSchemaRoot probe = random.batch(SCHEMA, 200, allocator);
-    long oneAndAHalf = (MergeInput.bytes(probe) + SortBuffer.ROW_BYTES * 200) * 3 / 2;
+    long oneAndAHalf = (BatchTransfer.heldBytes(probe) + SortBuffer.ROW_BYTES * 200) * 3 / 2;
     probe.close();
     MemoryBudget small = new MemoryBudget("small", oneAndAHalf);
     try (SortOperator sort =

@@ -4,6 +4,7 @@ import static dev.quiver.operators.sort.SortTesting.reference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.sort.SortOperatorTest.Shape;
 import dev.quiver.operators.sort.SortOperatorTest.SortInputs;
@@ -61,7 +62,7 @@ class SpillingSortTest {
     long kept = 0;
     for (VectorSchemaRoot batch : input) {
       expected.addAll(BatchRows.rows(batch));
-      kept += MergeInput.bytes(batch) + SortBuffer.ROW_BYTES * batch.getRowCount();
+      kept += BatchTransfer.heldBytes(batch) + SortBuffer.ROW_BYTES * batch.getRowCount();
     }
     expected.sort(reference(keys)); // List.sort is stable: ties keep input order
 
@@ -139,7 +140,8 @@ class SpillingSortTest {
     long batchBytes = 0;
     for (int b = 0; b < 10; b++) {
       VectorSchemaRoot batch = generator.batch(SCHEMA, 1000, allocator);
-      batchBytes = Math.max(batchBytes, MergeInput.bytes(batch) + SortBuffer.ROW_BYTES * 1000);
+      batchBytes =
+          Math.max(batchBytes, BatchTransfer.heldBytes(batch) + SortBuffer.ROW_BYTES * 1000);
       expected.addAll(BatchRows.rows(batch));
       input.add(batch);
     }

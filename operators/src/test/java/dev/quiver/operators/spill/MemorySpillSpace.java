@@ -32,6 +32,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class MemorySpillSpace implements SpillSpace {
   private final Set<Object> liveFiles = new HashSet<>();
   private final Set<Object> openReaders = new HashSet<>();
+  private final Set<MemoryStore> liveStores = new HashSet<>();
   private int maxOpenReaders;
   private long bytes;
   private long rows;
@@ -70,6 +71,82 @@ public final class MemorySpillSpace implements SpillSpace {
     requireNonNull(purpose, "purpose is null");
     files++;
     return new Writer(schema);
+  }
+
+  @Override
+  public SpillStore openStore(String purpose) {
+    requireNonNull(purpose, "purpose is null");
+    MemoryStore store = new MemoryStore();
+    liveStores.add(store);
+    return store;
+  }
+
+  /** Stores opened and not closed yet. */
+  public int liveStores() {
+    return liveStores.size();
+  }
+
+  /** Entries in the stores still open. */
+  public long storedEntries() {
+    return liveStores.stream().mapToLong(store -> store.entries.size()).sum();
+  }
+
+  /** A store in a sorted map of byte strings, as RocksDB orders them (unsigned bytes). */
+  private final class MemoryStore implements SpillStore {
+    private final java.util.TreeMap<byte[], byte[]> entries =
+        new java.util.TreeMap<>(java.util.Arrays::compareUnsigned);
+    private boolean closed;
+
+    @Override
+    public void putAll(byte[][] keys, byte[][] values, int count) {
+      checkOpen();
+      for (int i = 0; i < count; i++) {
+        entries.put(keys[i].clone(), values[i].clone());
+      }
+    }
+
+    @Override
+    public void getAll(byte[][] keys, int count, byte[][] values) {
+      checkOpen();
+      for (int i = 0; i < count; i++) {
+        byte[] value = entries.get(keys[i]);
+        values[i] = value == null ? null : value.clone();
+      }
+    }
+
+    @Override
+    public void deleteAll(byte[][] keys, int count) {
+      checkOpen();
+      for (int i = 0; i < count; i++) {
+        entries.remove(keys[i]);
+      }
+    }
+
+    @Override
+    public void forEach(Visitor visitor) {
+      checkOpen();
+      entries.forEach((key, value) -> visitor.visit(key.clone(), value.clone()));
+    }
+
+    @Override
+    public long diskBytes() {
+      return entries.entrySet().stream()
+          .mapToLong(e -> e.getKey().length + e.getValue().length)
+          .sum();
+    }
+
+    private void checkOpen() {
+      if (closed) {
+        throw new IllegalStateException("store is closed");
+      }
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+      entries.clear();
+      liveStores.remove(this);
+    }
   }
 
   @Override

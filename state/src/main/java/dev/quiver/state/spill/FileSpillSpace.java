@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.operators.spill.SpillSpace;
+import dev.quiver.operators.spill.SpillStore;
 import dev.quiver.operators.spill.SpillWriter;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -116,6 +117,45 @@ public final class FileSpillSpace implements SpillSpace, AutoCloseable {
     files.incrementAndGet();
     LOG.debug("{} spills {} to {}", owner, purpose, file);
     return writer;
+  }
+
+  /**
+   * A RocksDB store in a directory of its own beside this space's files ({@code
+   * 000004-updating-aggregate.rocksdb}), closed and deleted with the space at the latest.
+   */
+  @Override
+  public SpillStore openStore(String purpose) {
+    requireNonNull(purpose, "purpose is null");
+    Path path;
+    synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException("spill space of " + owner + " is closed");
+      }
+      long number = ++sequence;
+      Path directory = directory((int) ((number - 1) % roots.size()));
+      path = directory.resolve(String.format("%06d-%s.rocksdb", number, safeName(purpose)));
+    }
+    RocksSpillStore store = new RocksSpillStore(this, path);
+    register(path, store);
+    files.incrementAndGet();
+    LOG.debug("{} keeps {} in {}", owner, purpose, path);
+    return store;
+  }
+
+  /** A store's entries written: counted as spilled rows. */
+  void stored(long entries) {
+    rows.addAndGet(entries);
+  }
+
+  /** {@code store} is closed: its directory is deleted and it is no longer tracked. */
+  void storeClosed(RocksSpillStore store, Path directory) {
+    try {
+      SpillDirectoryLock.deleteTree(directory);
+    } catch (IOException e) {
+      LOG.warn("{} could not delete spill store {}: {}", owner, directory, e.toString());
+    } finally {
+      unregister(directory);
+    }
   }
 
   @Override
