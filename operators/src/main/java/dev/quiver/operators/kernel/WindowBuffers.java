@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.util.AutoCloseables;
@@ -46,6 +47,7 @@ public final class WindowBuffers implements AutoCloseable {
   private final TreeMap<Long, Window> byEnd = new TreeMap<>();
   private int late;
   private int nulls;
+  private int added; // windows the last add gave rows
 
   /** Buffers of {@code sides} inputs, reserved in {@code budget} for {@code owner}. */
   public WindowBuffers(MemoryBudget budget, BufferAllocator allocator, int sides, String owner) {
@@ -92,6 +94,7 @@ public final class WindowBuffers implements AutoCloseable {
   public void add(int side, VectorSchemaRoot batch, int endColumn, long completeUpTo) {
     late = 0;
     nulls = 0;
+    added = 0;
     int rows = batch.getRowCount();
     if (rows == 0) {
       batch.close();
@@ -103,6 +106,7 @@ public final class WindowBuffers implements AutoCloseable {
       splitter.split(batch.getVector(endColumn), rows, completeUpTo);
       late = splitter.late();
       nulls = splitter.nulls();
+      added = splitter.windows();
       whole = splitter.windows() == 1 && splitter.isWhole(0);
       if (whole) {
         keep(side, splitter.end(0), batch); // closes it if it fails
@@ -131,6 +135,82 @@ public final class WindowBuffers implements AutoCloseable {
     Window window = byEnd.computeIfAbsent(end, e -> new Window(budget, sides));
     window.batches.get(side).add(rows);
     window.reserved += bytes;
+    window.rows[side] += rows.getRowCount();
+  }
+
+  /** Windows the rows of the last {@link #add} went to. */
+  public int added() {
+    return added;
+  }
+
+  /**
+   * The end (µs) of window {@code i} of those the last {@link #add} gave rows, {@code i < added()}.
+   */
+  public long addedEnd(int i) {
+    if (i < 0 || i >= added) {
+      throw new IndexOutOfBoundsException("window " + i + " of " + added);
+    }
+    return splitter.end(i);
+  }
+
+  /** Rows of {@code side} held for the window ending at {@code end} (0 for no such window). */
+  public int rows(long end, int side) {
+    checkSide(side);
+    Window window = byEnd.get(end);
+    return window == null ? 0 : window.rows[side];
+  }
+
+  /**
+   * Replaces the rows of {@code side} of the window ending at {@code end} by what {@code rewrite}
+   * makes of them: it reads the window's batches (still the window's: valid during the call) and
+   * returns new batches, which the window then owns and reserves, or null to keep the batches as
+   * they are. The old batches are closed and released only once the new ones are reserved, so a
+   * rewrite that fails (the budget refuses) leaves the window as it was.
+   */
+  public void rewrite(
+      long end, int side, Function<List<VectorSchemaRoot>, List<VectorSchemaRoot>> rewrite) {
+    checkSide(side);
+    Window window = byEnd.get(end);
+    if (window == null) {
+      return;
+    }
+    ArrayDeque<VectorSchemaRoot> held = window.batches.get(side);
+    List<VectorSchemaRoot> fresh = rewrite.apply(new ArrayList<>(held));
+    if (fresh == null) {
+      return;
+    }
+    long bytes = 0;
+    int rows = 0;
+    try {
+      for (VectorSchemaRoot batch : fresh) {
+        bytes += bytes(batch);
+        rows += batch.getRowCount();
+      }
+      budget.reserve(bytes, purpose);
+    } catch (RuntimeException | Error e) {
+      AutoCloseables.close(e, fresh);
+      throw e;
+    }
+    long released = 0;
+    for (VectorSchemaRoot batch : held) {
+      released += bytes(batch);
+    }
+    List<VectorSchemaRoot> old = new ArrayList<>(held);
+    held.clear();
+    for (VectorSchemaRoot batch : fresh) {
+      if (batch.getRowCount() > 0) {
+        held.add(batch);
+      } else {
+        batch.close();
+      }
+    }
+    window.reserved += bytes - released;
+    window.rows[side] = rows;
+    try {
+      AutoCloseables.closeNoChecked(() -> AutoCloseables.close(old));
+    } finally {
+      budget.release(released);
+    }
   }
 
   /** Rows of the last {@link #add} whose window was complete. */
@@ -201,11 +281,13 @@ public final class WindowBuffers implements AutoCloseable {
   public static final class Window implements AutoCloseable {
     private final MemoryBudget budget;
     private final List<ArrayDeque<VectorSchemaRoot>> batches;
+    private final int[] rows; // per side
     private long reserved;
 
     private Window(MemoryBudget budget, int sides) {
       this.budget = budget;
       this.batches = new ArrayList<>(sides);
+      this.rows = new int[sides];
       for (int s = 0; s < sides; s++) {
         batches.add(new ArrayDeque<>());
       }
@@ -226,6 +308,7 @@ public final class WindowBuffers implements AutoCloseable {
         long bytes = bytes(batch);
         budget.release(bytes);
         reserved -= bytes;
+        rows[side] -= batch.getRowCount();
       }
       return batch;
     }

@@ -11,6 +11,8 @@ import dev.quiver.operators.kernel.CoalescingOutput;
 import dev.quiver.operators.kernel.WindowBuffers;
 import dev.quiver.operators.kernel.WindowSplitter;
 import dev.quiver.operators.memory.BatchTransfer;
+import dev.quiver.operators.sort.PartitionTopN;
+import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -25,6 +27,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <pre>
  *   batches ─► WindowBuffers: split by window end ─┬─► late, no window: dropped and counted
  *                                                   └─► window e: [batches, as they came]
+ *   top-n only: window e past its threshold ─► PartitionTopN: its rows ranked ≤ n, sorted ─► e
  *   watermark(w) ─► each window with end ≤ (w + 1) ms, in order of end:
  *                   batches ─► fresh inner operator ─finish─► output coalesced across windows ─► sink
  *   finish(0) ─► every window left
@@ -37,6 +40,14 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * µs; a row of a complete window is dropped and counted in {@link #lateRows()}, a row whose window
  * end is NULL in {@link #rowsWithoutWindow()}. Watermarks that do not advance do nothing. Nothing
  * is emitted before a watermark, so {@link #idle()} is true only without open windows.
+ *
+ * <p>Window top-N ({@link PartitionTopN}): when only the rows a ranking function numbers at most n
+ * matter (a filter on the rank follows), a window's buffer is pruned to them whenever it grows past
+ * twice what its last prune kept (at least a target batch), so a window holds O(n · partitions)
+ * rows, not all of them. The rows kept are a prefix of each partition in the inner sort's order,
+ * ties kept in the order they came, so the inner operator gives them exactly the values it would
+ * give them over every row; rows beyond n may still reach it (those that came after the last prune)
+ * and the filter above drops them.
  *
  * <p>Memory: the buffered batches are reserved in the task's budget until their window runs;
  * exceeding it fails with MEMORY_BUDGET_EXCEEDED naming this operator. The buffers do not spill
@@ -53,6 +64,9 @@ public final class WindowedOperator implements Operator {
   private final String description;
   private final WindowBuffers windows;
   private final CoalescingOutput out;
+  private final PartitionTopN topN; // null: every row of a window is held
+  // Per open window with rows: the rows beyond which its buffer is pruned next (top-n only).
+  private final TreeMap<Long, Integer> pruneAbove = new TreeMap<>();
   private long watermark = Long.MIN_VALUE;
   private long completeUpTo = Long.MIN_VALUE; // µs: windows ending at or before it are complete
   private long lateRows;
@@ -72,11 +86,35 @@ public final class WindowedOperator implements Operator {
       int windowEnd,
       Function<BatchSink, Operator> inner,
       BatchSink sink) {
+    this(context, inputSchema, windowEnd, inner, null, sink);
+  }
+
+  /**
+   * As {@link #WindowedOperator(OperatorContext, Schema, int, Function, BatchSink)}, for an inner
+   * operator whose output only matters for the rows that {@code topN} keeps (a window top-N whose
+   * filter on the rank follows): each window's buffered rows are pruned to them whenever they grow
+   * past twice what the last prune kept (at least a target batch), so a window holds about n rows
+   * per partition instead of all its rows. Null: no pruning.
+   */
+  public WindowedOperator(
+      OperatorContext context,
+      Schema inputSchema,
+      int windowEnd,
+      Function<BatchSink, Operator> inner,
+      PartitionTopN topN,
+      BatchSink sink) {
     this.context = requireNonNull(context, "context is null");
     this.inputSchema = requireNonNull(inputSchema, "inputSchema is null");
     this.windowEnd = windowEnd;
     this.inner = requireNonNull(inner, "inner is null");
-    this.description = "PerWindow[window end=#" + windowEnd + ", " + describe(inner) + "]";
+    this.topN = topN;
+    this.description =
+        "PerWindow[window end=#"
+            + windowEnd
+            + (topN == null ? "" : ", keep " + topN)
+            + ", "
+            + describe(inner)
+            + "]";
     WindowBuffers.checkEndColumn(description, inputSchema, windowEnd, "input");
     this.out = new CoalescingOutput(context, requireNonNull(sink, "sink is null"), description);
     this.windows = new WindowBuffers(context.budget(), context.allocator(), 1, description);
@@ -128,6 +166,37 @@ public final class WindowedOperator implements Operator {
     }
     lateRows += windows.late();
     rowsWithoutWindow += windows.nulls();
+    if (topN != null) {
+      for (int w = 0; w < windows.added(); w++) {
+        prune(windows.addedEnd(w));
+      }
+    }
+  }
+
+  /**
+   * Prunes the rows of the window ending at {@code end} to the top n of each partition once they
+   * exceed its threshold: twice the rows the last prune kept, at least a target batch, so that each
+   * row is sorted a bounded number of times on average (amortised O(log) per row).
+   */
+  private void prune(long end) {
+    int rows = windows.rows(end, 0);
+    int threshold = pruneAbove.getOrDefault(end, context.targetBatchRows());
+    if (rows <= threshold) {
+      return;
+    }
+    try {
+      windows.rewrite(
+          end,
+          0,
+          batches ->
+              topN.prune(
+                  batches, context.allocator(), context.budget(), context.targetBatchRows()));
+    } catch (QuiverException e) {
+      throw explained(e);
+    }
+    int kept = windows.rows(end, 0);
+    pruneAbove.put(
+        end, (int) Math.min(Integer.MAX_VALUE, Math.max(2L * kept, context.targetBatchRows())));
   }
 
   /** Runs every window that the watermark {@code millis} completes, and forgets it. */
@@ -181,6 +250,7 @@ public final class WindowedOperator implements Operator {
       }
       next = windows.pollUpTo(end);
     }
+    pruneAbove.headMap(end, true).clear();
     out.flush();
   }
 
@@ -192,7 +262,10 @@ public final class WindowedOperator implements Operator {
     return new QuiverException(
         e.code(),
         description
-            + " keeps the rows of every open window in memory and cannot spill them: give the task"
+            + (topN == null
+                ? " keeps the rows of every open window"
+                : " keeps the top rows of each partition of every open window")
+            + " in memory and cannot spill them: give the task"
             + " more memory, use more tasks or let the watermark lag less ("
             + e.getMessage()
             + ")",
