@@ -6,6 +6,7 @@ import dev.quiver.operators.kernel.KeyChanges;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.window.WindowFunction;
+import dev.quiver.plan.window.WindowTopN;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,8 +39,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * every row tied with the n-th is kept, for DENSE_RANK every row of the first n peer groups.
  *
  * <p>Memory: the sort's per-row arrays and the gathered key columns are reserved in the budget
- * while a prune runs; the batches it returns are the caller's to reserve. Not thread-safe: one per
- * operator.
+ * while a prune runs; the batches it returns are the caller's to reserve. Immutable: prunes share
+ * nothing, so one may serve every operator of a pipeline.
  */
 public final class PartitionTopN {
   /** Per row: a reference, the sort's two scratch longs, three flags and a kept reference. */
@@ -55,26 +56,16 @@ public final class PartitionTopN {
   private final int[] orderKeys; // of keySchema
 
   /**
-   * A prune of rows of {@code schema} to those {@code function} (ROW_NUMBER, RANK or DENSE_RANK)
-   * numbers at most {@code n} when partitioned by {@code partitionKeys} and ordered by {@code
-   * orderKeys}.
+   * A prune of rows of {@code schema} to those {@code topN}'s function (ROW_NUMBER, RANK or
+   * DENSE_RANK) numbers at most its n when partitioned by {@code partitionKeys} and ordered by
+   * {@code orderKeys}.
    */
   public PartitionTopN(
-      Schema schema,
-      List<Integer> partitionKeys,
-      List<SortKey> orderKeys,
-      WindowFunction function,
-      long n) {
+      Schema schema, List<Integer> partitionKeys, List<SortKey> orderKeys, WindowTopN topN) {
     this.schema = requireNonNull(schema, "schema is null");
-    this.function = requireNonNull(function, "function is null");
-    if (!isRanking(function)) {
-      throw new IllegalArgumentException(
-          "a top-n per partition ranks by row_number, rank or dense_rank, not " + function);
-    }
-    if (n < 1) {
-      throw new IllegalArgumentException("a top-n per partition keeps n ≥ 1 rows, not " + n);
-    }
-    this.n = n;
+    requireNonNull(topN, "topN is null");
+    this.function = topN.function();
+    this.n = topN.n();
     RowGather.checkSupported(schema);
     List<SortKey> keys = new ArrayList<>();
     partitionKeys.forEach(column -> keys.add(SortKey.asc(column)));
@@ -92,13 +83,6 @@ public final class PartitionTopN {
     this.keySchema = new Schema(fields);
     this.partitionKeys = partitionKeys.stream().mapToInt(gathered::get).toArray();
     this.orderKeys = orderKeys.stream().mapToInt(key -> gathered.get(key.column())).toArray();
-  }
-
-  /** Whether {@code function} can bound a top-n per partition. */
-  public static boolean isRanking(WindowFunction function) {
-    return function == WindowFunction.ROW_NUMBER
-        || function == WindowFunction.RANK
-        || function == WindowFunction.DENSE_RANK;
   }
 
   /** The largest rank kept. */

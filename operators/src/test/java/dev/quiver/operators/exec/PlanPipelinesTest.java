@@ -34,6 +34,7 @@ import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.type.SqlType;
 import dev.quiver.plan.window.WindowCall;
 import dev.quiver.plan.window.WindowFunction;
+import dev.quiver.plan.window.WindowTopN;
 import dev.quiver.testing.ArrowLeakCheck;
 import dev.quiver.testing.BatchRows;
 import java.time.LocalDateTime;
@@ -322,6 +323,61 @@ class PlanPipelinesTest {
       assertThat(output.subList(2, 4))
           .containsExactly(Arrays.asList(2L, 7L, second, 1L), Arrays.asList(4L, 1L, second, 2L));
     }
+  }
+
+  /**
+   * A window top-N ({@code keep row_number() <= 1}) prunes each window's rows as they come: with a
+   * target of 2 rows the values come in batches of 2, 2 and 1 rows, and the window's 4 rows after
+   * the second batch are pruned to its top row (id 2, price NULL: DESC puts NULLs first); the row
+   * of the third batch comes after that prune. Without the prune all 5 rows would be numbered (the
+   * filter above drops every row but the first either way).
+   */
+  @Test
+  void aWindowTopNKeepsOnlyTheTopRowsOfEachWindow(BufferAllocator allocator) {
+    RowSchema schema =
+        RowSchema.of(
+            Column.notNull("id", SqlType.BIGINT),
+            Column.of("price", SqlType.BIGINT),
+            Column.of("window_end", SqlType.TIMESTAMP));
+    StageInput input =
+        new StageInput(0, InputMode.FORWARD, schema, Partitioning.single(), List.of());
+    LocalDateTime end = LocalDateTime.of(2024, 1, 1, 0, 0, 10);
+    PlanNode plan =
+        ((Window)
+                PlanBuilder.from(input)
+                    .sort(SortKey.asc(2), SortKey.desc(1))
+                    .window(
+                        List.of(2),
+                        List.of(SortKey.desc(1)),
+                        WindowCall.ranking(WindowFunction.ROW_NUMBER, "rn"))
+                    .build())
+            .withWindowEnd(2)
+            .withTopN(new WindowTopN(WindowFunction.ROW_NUMBER, 1));
+    OperatorContext context = new OperatorContext(allocator, MemoryBudget.unlimited("test"), 2);
+    List<List<Object>> output = new ArrayList<>();
+    try (TaskPipeline pipeline =
+        PlanPipelines.build(
+            plan,
+            context,
+            batch -> {
+              try (batch) {
+                output.addAll(BatchRows.rows(batch));
+              }
+            })) {
+      assertThat(pipeline.toString())
+          .contains("PerWindow[window end=#2, keep row_number() <= 1 per partition, Window[");
+      List<List<Object>> rows =
+          List.of(
+              Arrays.asList(1L, 5L, end),
+              Arrays.asList(2L, null, end),
+              Arrays.asList(3L, 9L, end),
+              Arrays.asList(4L, 9L, end),
+              Arrays.asList(5L, 1L, end));
+      new ValuesOperator(context, schema.toArrow(), rows, batch -> pipeline.add(0, batch)).start();
+      pipeline.finish(0);
+    }
+    assertThat(output)
+        .containsExactly(Arrays.asList(2L, null, end, 1L), Arrays.asList(5L, 1L, end, 2L));
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.window.WindowFunction;
+import dev.quiver.plan.window.WindowTopN;
 import dev.quiver.testing.ArrowLeakCheck;
 import dev.quiver.testing.BatchRows;
 import java.nio.charset.StandardCharsets;
@@ -76,7 +77,8 @@ class PartitionTopNTest {
     MemoryBudget budget = new MemoryBudget("top-n unit test", Long.MAX_VALUE);
     try {
       List<VectorSchemaRoot> out =
-          new PartitionTopN(SCHEMA, List.of(0), ORDER, function, n).prune(batches, a, budget, 3);
+          new PartitionTopN(SCHEMA, List.of(0), ORDER, new WindowTopN(function, n))
+              .prune(batches, a, budget, 3);
       if (out == null) {
         return null;
       }

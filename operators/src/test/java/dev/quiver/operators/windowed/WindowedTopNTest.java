@@ -21,6 +21,7 @@ import dev.quiver.operators.windowed.WindowedTesting.Step;
 import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.window.WindowCall;
 import dev.quiver.plan.window.WindowFunction;
+import dev.quiver.plan.window.WindowTopN;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,7 +77,9 @@ class WindowedTopNTest {
   private static WindowedOperator operator(
       OperatorContext context, WindowFunction function, long n, Recorder out) {
     PartitionTopN topN =
-        function == null ? null : new PartitionTopN(SCHEMA, PARTITION, ORDER, function, n);
+        function == null
+            ? null
+            : new PartitionTopN(SCHEMA, PARTITION, ORDER, new WindowTopN(function, n));
     return new WindowedOperator(context, SCHEMA, END, inner(context), topN, out);
   }
 
@@ -241,7 +244,7 @@ class WindowedTopNTest {
       assertThat(operator.toString())
           .startsWith("PerWindow[window end=#4, keep rank() <= 3 per partition, Window[");
     }
-    assertThatThrownBy(() -> new PartitionTopN(SCHEMA, PARTITION, ORDER, WindowFunction.SUM, 3))
+    assertThatThrownBy(() -> new WindowTopN(WindowFunction.SUM, 3))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("row_number, rank or dense_rank");
   }

@@ -14,6 +14,7 @@ import dev.quiver.plan.window.WindowCall;
 import dev.quiver.plan.window.WindowFrame;
 import dev.quiver.plan.window.WindowFrame.Bound;
 import dev.quiver.plan.window.WindowFunction;
+import dev.quiver.plan.window.WindowTopN;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
@@ -239,5 +240,62 @@ class WindowNodeTest {
     assertThatThrownBy(() -> plain.withWindowEnd(2))
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("the window end #2 is not one of the partition keys [1, 3]");
+  }
+
+  /**
+   * A window top-N's bound on a windowed ranking function shows in the node's line and survives
+   * rebuilds, a window end added later and serialization; other functions or no window end refuse
+   * it.
+   */
+  @Test
+  void aTopNBoundsAWindowedRankingFunction() throws Exception {
+    Window ranks =
+        (Window)
+            sortedByCustomerAndDate()
+                .window(
+                    keys(1, 3),
+                    List.of(SortKey.desc(2)),
+                    WindowCall.ranking(WindowFunction.ROW_NUMBER, "rn"),
+                    WindowCall.ranking(WindowFunction.RANK, "rk"))
+                .build();
+    assertThat(ranks.canBeTopN()).isFalse();
+    assertThatThrownBy(() -> ranks.withTopN(new WindowTopN(WindowFunction.RANK, 3)))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("needs a window end and ranking functions only");
+    Window top = ranks.withWindowEnd(3).withTopN(new WindowTopN(WindowFunction.RANK, 3));
+    assertThat(top.topN()).hasValue(new WindowTopN(WindowFunction.RANK, 3));
+    assertThat(top.toString()).endsWith(", window end=#3, keep rank() <= 3]");
+    assertThat(top).isNotEqualTo(ranks.withWindowEnd(3));
+    PlanNode rebuilt = top.withChildren(List.of(orders(3).sort(SortKey.asc(1)).build()));
+    assertThat(((Window) rebuilt).topN()).isEqualTo(top.topN());
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(top);
+    }
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      assertThat(in.readObject()).isEqualTo(top);
+    }
+    assertThatThrownBy(
+            () -> ranks.withWindowEnd(3).withTopN(new WindowTopN(WindowFunction.DENSE_RANK, 3)))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("its own among them");
+    Window sums =
+        ((Window)
+                sortedByCustomerAndDate()
+                    .window(
+                        keys(1, 3),
+                        List.of(SortKey.desc(2)),
+                        WindowCall.ranking(WindowFunction.ROW_NUMBER, "rn"),
+                        WindowCall.of(
+                            WindowFunction.COUNT_STAR, List.of(), WindowFrame.WHOLE_PARTITION, "n"))
+                    .build())
+            .withWindowEnd(3);
+    assertThat(sums.canBeTopN()).isFalse();
+    assertThatThrownBy(() -> sums.withTopN(new WindowTopN(WindowFunction.ROW_NUMBER, 1)))
+        .isInstanceOf(QuiverException.class);
+    assertThatThrownBy(() -> new WindowTopN(WindowFunction.ROW_NUMBER, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("n >= 1");
   }
 }
