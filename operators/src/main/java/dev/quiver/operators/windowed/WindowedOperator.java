@@ -9,7 +9,7 @@ import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.kernel.CoalescingOutput;
 import dev.quiver.operators.kernel.WindowBuffers;
-import dev.quiver.operators.kernel.WindowSplitter;
+import dev.quiver.operators.kernel.WindowClock;
 import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.sort.PartitionTopN;
 import java.util.TreeMap;
@@ -67,10 +67,7 @@ public final class WindowedOperator implements Operator {
   private final PartitionTopN topN; // null: every row of a window is held
   // Per open window with rows: the rows beyond which its buffer is pruned next (top-n only).
   private final TreeMap<Long, Integer> pruneAbove = new TreeMap<>();
-  private long watermark = Long.MIN_VALUE;
-  private long completeUpTo = Long.MIN_VALUE; // µs: windows ending at or before it are complete
-  private long lateRows;
-  private long rowsWithoutWindow;
+  private final WindowClock clock = new WindowClock();
   private boolean started; // input, a watermark or a restore came
   private boolean done; // the input finished: everything emitted
   private boolean closed;
@@ -154,7 +151,7 @@ public final class WindowedOperator implements Operator {
       throw e;
     }
     started = true;
-    keep(batch, completeUpTo);
+    keep(batch, clock.completeUpTo());
   }
 
   /** Keeps the rows of {@code batch} (taking ownership) in their windows. */
@@ -164,8 +161,7 @@ public final class WindowedOperator implements Operator {
     } catch (QuiverException e) {
       throw explained(e);
     }
-    lateRows += windows.late();
-    rowsWithoutWindow += windows.nulls();
+    clock.count(windows.late(), windows.nulls());
     if (topN != null) {
       for (int w = 0; w < windows.added(); w++) {
         prune(windows.addedEnd(w));
@@ -203,12 +199,10 @@ public final class WindowedOperator implements Operator {
   @Override
   public void watermark(long millis) {
     started = true;
-    if (closed || done || millis <= watermark) {
+    if (closed || done || !clock.advance(millis)) {
       return;
     }
-    watermark = millis;
-    completeUpTo = WindowSplitter.completeUpTo(millis);
-    runUpTo(completeUpTo);
+    runUpTo(clock.completeUpTo());
   }
 
   /** Nothing is emitted early (a window needs its watermark): idle only without open windows. */
@@ -275,12 +269,12 @@ public final class WindowedOperator implements Operator {
   /** Rows dropped because their window was complete when they came. */
   @Override
   public long lateRows() {
-    return lateRows;
+    return clock.lateRows();
   }
 
   /** Rows dropped because their window end was NULL. */
   public long rowsWithoutWindow() {
-    return rowsWithoutWindow;
+    return clock.rowsWithoutWindow();
   }
 
   /** Windows held: not complete yet. */
@@ -290,7 +284,7 @@ public final class WindowedOperator implements Operator {
 
   /** The last watermark seen, {@code Long.MIN_VALUE} before the first. */
   public long currentWatermark() {
-    return watermark;
+    return clock.watermark();
   }
 
   @Override
@@ -305,7 +299,8 @@ public final class WindowedOperator implements Operator {
       throw new IllegalStateException(description + " is closed: it has no state to snapshot");
     }
     WindowedSnapshot.Header header =
-        new WindowedSnapshot.Header(watermark, lateRows, rowsWithoutWindow, done);
+        new WindowedSnapshot.Header(
+            clock.watermark(), clock.lateRows(), clock.rowsWithoutWindow(), done);
     return WindowedSnapshot.write(header, inputSchema, windows);
   }
 
@@ -319,10 +314,7 @@ public final class WindowedOperator implements Operator {
     WindowedSnapshot.Header header =
         WindowedSnapshot.read(
             state, inputSchema, context.allocator(), batch -> keep(batch, Long.MIN_VALUE));
-    watermark = header.watermark();
-    completeUpTo = WindowSplitter.completeUpTo(watermark);
-    lateRows = header.lateRows();
-    rowsWithoutWindow = header.rowsWithoutWindow();
+    clock.restore(header.watermark(), header.lateRows(), header.rowsWithoutWindow());
     if (header.finished()) {
       done = true;
       close();
