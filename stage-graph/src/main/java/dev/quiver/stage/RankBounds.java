@@ -73,7 +73,7 @@ final class RankBounds {
           .flatMap(c -> constant(call.arg(2)).map(n -> new Bound(c, n)))
           .filter(b -> b.n() >= 1);
     }
-    if (call.args().size() != 2) {
+    if (!op.isComparison()) {
       return Optional.empty();
     }
     Optional<Integer> column = column(call.arg(0));
@@ -81,9 +81,9 @@ final class RankBounds {
     if (column.isEmpty() || constant.isEmpty()) {
       column = column(call.arg(1));
       constant = constant(call.arg(0));
-      op = flipped(op);
+      op = op.swapped();
     }
-    if (column.isEmpty() || constant.isEmpty() || op == null) {
+    if (column.isEmpty() || constant.isEmpty()) {
       return Optional.empty();
     }
     long value = constant.get();
@@ -94,18 +94,6 @@ final class RankBounds {
           default -> 0; // a lower bound: no top-N
         };
     return n >= 1 ? Optional.of(new Bound(column.get(), n)) : Optional.empty();
-  }
-
-  /** The comparison with its operands swapped, or null for one that is no comparison. */
-  private static ScalarFunction flipped(ScalarFunction op) {
-    return switch (op) {
-      case LESS_THAN -> ScalarFunction.GREATER_THAN;
-      case LESS_THAN_OR_EQUAL -> ScalarFunction.GREATER_THAN_OR_EQUAL;
-      case GREATER_THAN -> ScalarFunction.LESS_THAN;
-      case GREATER_THAN_OR_EQUAL -> ScalarFunction.LESS_THAN_OR_EQUAL;
-      case EQUAL -> ScalarFunction.EQUAL;
-      default -> null;
-    };
   }
 
   private static Optional<Integer> column(Expr expr) {

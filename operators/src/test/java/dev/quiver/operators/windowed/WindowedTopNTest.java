@@ -11,11 +11,8 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
-import dev.quiver.operators.exec.OperatorChain;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.sort.PartitionTopN;
-import dev.quiver.operators.sort.SortOperator;
-import dev.quiver.operators.window.WindowOperator;
 import dev.quiver.operators.windowed.WindowedTesting.Recorder;
 import dev.quiver.operators.windowed.WindowedTesting.Step;
 import dev.quiver.plan.sort.SortKey;
@@ -29,7 +26,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -57,21 +53,11 @@ class WindowedTopNTest {
 
   /** The sort and the three ranking functions, partitioned by (window end, p), over the ties. */
   private static Function<BatchSink, Operator> inner(OperatorContext context) {
-    List<SortKey> keys = new ArrayList<>();
-    PARTITION.forEach(column -> keys.add(SortKey.asc(column)));
-    keys.addAll(ORDER);
-    return sink ->
-        new OperatorChain(
-            out -> new SortOperator(context, SCHEMA, keys, out),
-            out -> new WindowOperator(context, SCHEMA, PARTITION, ORDER, RANKS, out),
-            sink);
+    return WindowedTesting.topN(context, ORDER, RANKS);
   }
 
   private static Schema outputSchema(OperatorContext context) {
-    try (WindowOperator window =
-        new WindowOperator(context, SCHEMA, PARTITION, ORDER, RANKS, VectorSchemaRoot::close)) {
-      return window.outputSchema();
-    }
+    return WindowedTesting.outputSchema(context, ORDER, RANKS);
   }
 
   private static WindowedOperator operator(
