@@ -192,15 +192,20 @@ class WindowNodeTest {
                     WindowFrame.range(Bound.preceding(3), Bound.following(3)),
                     "m"))
             .build();
+    PlanNode copy = serializedAndBack(window);
+    assertThat(copy).hasToString(window.toString());
+    assertThat(copy.schema()).isEqualTo(window.schema());
+  }
+
+  /** {@code node} written with Java serialization and read back. */
+  private static PlanNode serializedAndBack(PlanNode node) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(window);
+      out.writeObject(node);
     }
     try (ObjectInputStream in =
         new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      PlanNode copy = (PlanNode) in.readObject();
-      assertThat(copy).hasToString(window.toString());
-      assertThat(copy.schema()).isEqualTo(window.schema());
+      return (PlanNode) in.readObject();
     }
   }
 
@@ -229,14 +234,7 @@ class WindowNodeTest {
     assertThat(windowed.schema()).isEqualTo(plain.schema());
     PlanNode rebuilt = windowed.withChildren(List.of(orders(3).sort(SortKey.asc(1)).build()));
     assertThat(((Window) rebuilt).windowEnd()).hasValue(3);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(windowed);
-    }
-    try (ObjectInputStream in =
-        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      assertThat(in.readObject()).isEqualTo(windowed);
-    }
+    assertThat(serializedAndBack(windowed)).isEqualTo(windowed);
     assertThatThrownBy(() -> plain.withWindowEnd(2))
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("the window end #2 is not one of the partition keys [1, 3]");
@@ -268,14 +266,7 @@ class WindowNodeTest {
     assertThat(top).isNotEqualTo(ranks.withWindowEnd(3));
     PlanNode rebuilt = top.withChildren(List.of(orders(3).sort(SortKey.asc(1)).build()));
     assertThat(((Window) rebuilt).topN()).isEqualTo(top.topN());
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(top);
-    }
-    try (ObjectInputStream in =
-        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      assertThat(in.readObject()).isEqualTo(top);
-    }
+    assertThat(serializedAndBack(top)).isEqualTo(top);
     assertThatThrownBy(
             () -> ranks.withWindowEnd(3).withTopN(new WindowTopN(WindowFunction.DENSE_RANK, 3)))
         .isInstanceOf(QuiverException.class)
