@@ -12,7 +12,6 @@ import dev.quiver.operators.kernel.WindowBuffers;
 import dev.quiver.operators.kernel.WindowClock;
 import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.sort.PartitionTopN;
-import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -64,9 +63,7 @@ public final class WindowedOperator implements Operator {
   private final String description;
   private final WindowBuffers windows;
   private final CoalescingOutput out;
-  private final PartitionTopN topN; // null: every row of a window is held
-  // Per open window with rows: the rows beyond which its buffer is pruned next (top-n only).
-  private final TreeMap<Long, Integer> pruneAbove = new TreeMap<>();
+  private final TopNPruning pruning; // null: every row of a window is held
   private final WindowClock clock = new WindowClock();
   private boolean started; // input, a watermark or a restore came
   private boolean done; // the input finished: everything emitted
@@ -104,11 +101,11 @@ public final class WindowedOperator implements Operator {
     this.inputSchema = requireNonNull(inputSchema, "inputSchema is null");
     this.windowEnd = windowEnd;
     this.inner = requireNonNull(inner, "inner is null");
-    this.topN = topN;
+    this.pruning = topN == null ? null : new TopNPruning(topN, context);
     this.description =
         "PerWindow[window end=#"
             + windowEnd
-            + (topN == null ? "" : ", keep " + topN)
+            + (topN == null ? "" : ", " + pruning)
             + ", "
             + describe(inner)
             + "]";
@@ -154,45 +151,17 @@ public final class WindowedOperator implements Operator {
     keep(batch, clock.completeUpTo());
   }
 
-  /** Keeps the rows of {@code batch} (taking ownership) in their windows. */
+  /** Keeps the rows of {@code batch} (taking ownership) in their windows, pruned for a top-N. */
   private void keep(VectorSchemaRoot batch, long complete) {
     try {
       windows.add(0, batch, windowEnd, complete);
-    } catch (QuiverException e) {
-      throw explained(e);
-    }
-    clock.count(windows.late(), windows.nulls());
-    if (topN != null) {
-      for (int w = 0; w < windows.added(); w++) {
-        prune(windows.addedEnd(w));
+      clock.count(windows.late(), windows.nulls());
+      if (pruning != null) {
+        pruning.afterAdd(windows);
       }
-    }
-  }
-
-  /**
-   * Prunes the rows of the window ending at {@code end} to the top n of each partition once they
-   * exceed its threshold: twice the rows the last prune kept, at least a target batch, so that each
-   * row is sorted a bounded number of times on average (amortised O(log) per row).
-   */
-  private void prune(long end) {
-    int rows = windows.rows(end, 0);
-    int threshold = pruneAbove.getOrDefault(end, context.targetBatchRows());
-    if (rows <= threshold) {
-      return;
-    }
-    try {
-      windows.rewrite(
-          end,
-          0,
-          batches ->
-              topN.prune(
-                  batches, context.allocator(), context.budget(), context.targetBatchRows()));
     } catch (QuiverException e) {
       throw explained(e);
     }
-    int kept = windows.rows(end, 0);
-    pruneAbove.put(
-        end, (int) Math.min(Integer.MAX_VALUE, Math.max(2L * kept, context.targetBatchRows())));
   }
 
   /** Runs every window that the watermark {@code millis} completes, and forgets it. */
@@ -244,7 +213,9 @@ public final class WindowedOperator implements Operator {
       }
       next = windows.pollUpTo(end);
     }
-    pruneAbove.headMap(end, true).clear();
+    if (pruning != null) {
+      pruning.forgetUpTo(end);
+    }
     out.flush();
   }
 
@@ -256,7 +227,7 @@ public final class WindowedOperator implements Operator {
     return new QuiverException(
         e.code(),
         description
-            + (topN == null
+            + (pruning == null
                 ? " keeps the rows of every open window"
                 : " keeps the top rows of each partition of every open window")
             + " in memory and cannot spill them: give the task"
