@@ -36,7 +36,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Every batch held is reserved in the task's budget (the capacity of its buffers) until it is
  * handed out by {@link Window#next}. A slice shares its buffers with the other windows' slices of
  * the same batch, so until the last of them is released the memory held can exceed what is reserved
- * by the rest of that one batch. Nothing spills. Not thread-safe.
+ * by the rest of that one batch. Nothing spills. {@link #rewrite} replaces a window's rows of a
+ * side by fewer (a window top-N keeps the top rows of each partition); later batches follow them.
+ * Not thread-safe.
  */
 public final class WindowBuffers implements AutoCloseable {
   private final MemoryBudget budget;
@@ -242,7 +244,7 @@ public final class WindowBuffers implements AutoCloseable {
 
   /**
    * Passes every batch of {@code side} to {@code out} (valid during the call), window after window
-   * in order of end, each window's batches in the order they came.
+   * in order of end, each window's batches in the order they are held.
    */
   public void forEachBatch(int side, Consumer<VectorSchemaRoot> out) {
     checkSide(side);
