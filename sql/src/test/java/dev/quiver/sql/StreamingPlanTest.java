@@ -19,6 +19,7 @@ import dev.quiver.stage.UnboundedInputs;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -283,7 +284,53 @@ class StreamingPlanTest {
                 + " interval '10' second)) group by window_start, window_end, auction))"
                 + " where rn <= 3");
     SqlExplainGoldenTest.check("stream_window_top_n.txt", SqlExplainGoldenTest.explain(plan));
-    assertThat(PlanPrinter.explain(plan)).containsPattern("Window\\[[^\n]*, window end=#2\\]");
+    assertThat(PlanPrinter.explain(plan))
+        .containsPattern("Window\\[[^\n]*, window end=#2, keep row_number\\(\\) <= 3\\]");
+  }
+
+  /**
+   * The filter above a windowed ranking function bounds what each window keeps: every way of
+   * writing an upper bound on the rank, RANK and DENSE_RANK as well; a lower bound, a bound on
+   * another column or a window that also computes other functions keeps every row.
+   */
+  @Test
+  void aBoundOnAWindowedRankMakesAWindowTopN() {
+    Map<String, String> kept =
+        Map.of(
+            "row_number() | rn <= 3", "keep row_number() <= 3",
+            "row_number() | rn < 3", "keep row_number() <= 2",
+            "row_number() | 2 >= rn and price > 10", "keep row_number() <= 2",
+            "row_number() | rn = 1", "keep row_number() <= 1",
+            "row_number() | rn between 2 and 4", "keep row_number() <= 4",
+            "rank() | rn <= 5", "keep rank() <= 5",
+            "dense_rank() | rn <= 2", "keep dense_rank() <= 2");
+    kept.forEach(
+        (query, expected) -> {
+          String[] parts = query.split(" \\| ");
+          assertThat(explainRanked(parts[0], "", parts[1])).as(query).contains(expected);
+        });
+    for (String where : List.of("rn >= 3", "price <= 3", "rn <= 0", "rn <> 2")) {
+      assertThat(explainRanked("row_number()", "", where)).as(where).doesNotContain("keep ");
+    }
+    String count = ", count(*) over (partition by window_start, window_end, bidder) as c";
+    assertThat(explainRanked("row_number()", count, "rn <= 3"))
+        .as("another function over the same window")
+        .contains("window end=#")
+        .doesNotContain("keep ");
+  }
+
+  /** EXPLAIN of {@code rank} (and {@code more} calls) per window and bidder, filtered. */
+  private String explainRanked(String rank, String more, String where) {
+    return PlanPrinter.explain(
+        plan(
+            "select bidder, price, rn"
+                + (more.isEmpty() ? "" : ", c")
+                + " from (select *, "
+                + rank
+                + " over (partition by window_start, window_end, bidder order by price desc) as rn"
+                + more
+                + " from table(tumble(table bids, descriptor(ts), interval '10' second))) where "
+                + where));
   }
 
   @Test
@@ -302,7 +349,9 @@ class StreamingPlanTest {
                       + " order by ts desc) as rownum from table("
                       + window
                       + ")) where rownum = 1"));
-      assertThat(text).as(window).containsPattern("Window\\[[^\n]*, window end=#[0-9]+\\]");
+      assertThat(text)
+          .as(window)
+          .containsPattern("Window\\[[^\n]*, window end=#[0-9]+, keep row_number\\(\\) <= 1\\]");
     }
     // A windowed top-N's window columns stay window ends: a windowed aggregate over it (in
     // place: the top-N's rows are hashed on the window already).

@@ -63,7 +63,7 @@ final class TimeBounds {
       }
       // probe.t + a  OP  build.t + b   ⇔   probe.t  OP  build.t + (b - a)
       long shift = Math.subtractExact(build.micros(), probe.micros());
-      ScalarFunction op = probeLeft ? compare.function() : flipped(compare.function());
+      ScalarFunction op = probeLeft ? compare.function() : compare.function().swapped();
       long[] bound =
           bounds.computeIfAbsent(
               List.of(buildColumn, probe.column()),
@@ -101,16 +101,6 @@ final class TimeBounds {
       }
     }
     return found;
-  }
-
-  private static ScalarFunction flipped(ScalarFunction op) {
-    return switch (op) {
-      case LESS_THAN -> ScalarFunction.GREATER_THAN;
-      case LESS_THAN_OR_EQUAL -> ScalarFunction.GREATER_THAN_OR_EQUAL;
-      case GREATER_THAN -> ScalarFunction.LESS_THAN;
-      case GREATER_THAN_OR_EQUAL -> ScalarFunction.LESS_THAN_OR_EQUAL;
-      default -> throw new IllegalArgumentException("not an ordering comparison: " + op);
-    };
   }
 
   /** {@code #c}, {@code #c + interval}, {@code interval + #c} or {@code #c - interval}. */

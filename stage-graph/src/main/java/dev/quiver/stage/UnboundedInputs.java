@@ -61,7 +61,9 @@ import java.util.Optional;
  *                             top-N and window deduplication: ROW_NUMBER() OVER (PARTITION BY
  *                             window_start, window_end ORDER BY ...) <= n): each window's rows
  *                             are sorted and numbered once the watermark passes its end ({@link
- *                             Window#withWindowEnd}, with the sort below it)
+ *                             Window#withWindowEnd}, with the sort below it); with a filter that
+ *                             bounds the rank (rn <= n), each window holds only the top rows of
+ *                             each partition ({@link Window#withTopN}, {@link RankBounds})
  *   refused on a stream:      aggregates without mergeable states (MEDIAN, COUNT(DISTINCT)),
  *                             anything but a filter or projection over an updating result,
  *                             sorts, top-n, LIMIT, other window functions, a
@@ -140,6 +142,9 @@ public final class UnboundedInputs {
     }
     if (rebuilt instanceof Window window) {
       return windowedFunctions(window);
+    }
+    if (rebuilt instanceof Filter filter) {
+      return RankBounds.of(filter).orElse(filter); // a window top-N: rn <= n over its window
     }
     if (!(rebuilt instanceof Aggregate aggregate)
         || aggregate.windowEnd().isPresent()

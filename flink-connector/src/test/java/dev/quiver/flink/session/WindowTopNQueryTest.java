@@ -53,6 +53,9 @@ class WindowTopNQueryTest {
         "bids", BIDS, Optional.of(new EventTime("ts", Duration.ofSeconds(5))), kafka(Map.of()));
     session.registerTable(
         "bids_now", BIDS, Optional.empty(), kafka(Map.of("scan.bounded.mode", "latest-offset")));
+    KAFKA.createTopic("many_bids", 2);
+    KafkaBids.send(KAFKA, "many_bids", 0, 30_000, id -> (id * 37) % 101 / 2.0);
+    KafkaBids.register(session, KAFKA, "many_bids");
   }
 
   @AfterAll
@@ -107,6 +110,23 @@ class WindowTopNQueryTest {
         50);
   }
 
+  /**
+   * The highest bids of 100-second windows of 10,000 bids each, all of a window in one task: more
+   * rows than a batch (8,192), so each window's rows are pruned to its top rows while it is open
+   * ({@code keep rank() <= 2}); the highest price, 50.0, is bid about 99 times per window, and RANK
+   * keeps every one of those ties. Bids 0..29,999 close the windows ending at T0 + 100 s and 200 s.
+   */
+  @Test
+  void aTopNOfWindowsLargerThanABatchKeepsEveryTieOfTheBatchAnswer() {
+    String query =
+        "SELECT window_end, id, price, rk FROM (SELECT window_end, id, price, RANK() OVER"
+            + " (PARTITION BY window_start, window_end ORDER BY price DESC) AS rk FROM"
+            + " TABLE(TUMBLE(TABLE many_bids%1$s, DESCRIPTOR(ts), INTERVAL '100' SECOND)))"
+            + " WHERE rk <= 2";
+    assertThat(session.explain(String.format(query, ""))).contains("keep rank() <= 2");
+    check(query, 150, LocalDateTime.of(2026, 1, 1, 0, 3, 20));
+  }
+
   @Test
   void aWindowFunctionOffTheWindowsIsRefusedBeforeAJobStarts() {
     assertThatThrownBy(
@@ -124,10 +144,15 @@ class WindowTopNQueryTest {
    * window end), at least {@code atLeast} of them.
    */
   private static void check(String query, int atLeast) {
+    check(query, atLeast, LAST_CLOSED_END);
+  }
+
+  /** As {@link #check(String, int)}, the windows ending by {@code lastClosedEnd} closed. */
+  private static void check(String query, int atLeast, LocalDateTime lastClosedEnd) {
     assertThat(session.explain(String.format(query, ""))).contains("window end=#");
     List<List<Object>> expected =
         session.sql(String.format(query, "_now")).rows().stream()
-            .filter(row -> !((LocalDateTime) row.get(0)).isAfter(LAST_CLOSED_END))
+            .filter(row -> !((LocalDateTime) row.get(0)).isAfter(lastClosedEnd))
             .toList();
     assertThat(expected).hasSizeGreaterThanOrEqualTo(atLeast);
     try (SqlResult stream = session.sql(String.format(query, ""))) {

@@ -7,6 +7,7 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.kernel.WindowClock;
 import dev.quiver.operators.kernel.WindowSplitter;
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateMode;
@@ -101,10 +102,7 @@ public final class WindowAggregateOperator implements Operator {
   private final Schema output;
   private final OpenWindows windows;
   private final boolean partial;
-  private long watermark = Long.MIN_VALUE;
-  private long completeUpTo = Long.MIN_VALUE; // µs: windows ending at or before it are complete
-  private long lateRows;
-  private long rowsWithoutWindow;
+  private final WindowClock clock = new WindowClock();
   private long spills; // FINAL, SINGLE: spills; PARTIAL: early emissions
   private boolean restoring; // restoreState is folding a snapshot: spill, never emit
   private boolean started; // input, a watermark or a restore came
@@ -190,7 +188,7 @@ public final class WindowAggregateOperator implements Operator {
       }
       started = true;
       if (batch.getRowCount() > 0) {
-        fold(batch, endColumn, feed, completeUpTo);
+        fold(batch, endColumn, feed, clock.completeUpTo());
       }
     } catch (QuiverException e) {
       throw explained(e);
@@ -200,8 +198,7 @@ public final class WindowAggregateOperator implements Operator {
   /** Folds each window's rows of {@code batch} (which the caller keeps) into its groups. */
   private void fold(VectorSchemaRoot batch, int column, Feed by, long complete) {
     windows.add(batch, column, by, complete, this::relieve);
-    lateRows += windows.late();
-    rowsWithoutWindow += windows.nulls();
+    clock.count(windows.late(), windows.nulls());
   }
 
   /**
@@ -248,12 +245,10 @@ public final class WindowAggregateOperator implements Operator {
   @Override
   public void watermark(long millis) {
     started = true;
-    if (finished || closed || millis <= watermark) {
+    if (finished || closed || !clock.advance(millis)) {
       return;
     }
-    watermark = millis;
-    completeUpTo = completeUpTo(millis);
-    windows.emitUpTo(completeUpTo, sink);
+    windows.emitUpTo(clock.completeUpTo(), sink);
   }
 
   /**
@@ -289,12 +284,12 @@ public final class WindowAggregateOperator implements Operator {
   /** Rows dropped because their window was complete when they came. */
   @Override
   public long lateRows() {
-    return lateRows;
+    return clock.lateRows();
   }
 
   /** Rows dropped because their window end was NULL. */
   public long rowsWithoutWindow() {
-    return rowsWithoutWindow;
+    return clock.rowsWithoutWindow();
   }
 
   /** How often windows were spilled (FINAL, SINGLE; or restoring) or emitted early (PARTIAL). */
@@ -314,7 +309,7 @@ public final class WindowAggregateOperator implements Operator {
 
   /** The last watermark seen, {@code Long.MIN_VALUE} before the first. */
   public long currentWatermark() {
-    return watermark;
+    return clock.watermark();
   }
 
   @Override
@@ -332,7 +327,9 @@ public final class WindowAggregateOperator implements Operator {
       throw new IllegalStateException(description + " is closed: it has no state to snapshot");
     }
     return WindowSnapshot.write(
-        new WindowSnapshot.Header(watermark, lateRows, rowsWithoutWindow), stateSchema, windows);
+        new WindowSnapshot.Header(clock.watermark(), clock.lateRows(), clock.rowsWithoutWindow()),
+        stateSchema,
+        windows);
   }
 
   @Override
@@ -350,10 +347,7 @@ public final class WindowAggregateOperator implements Operator {
               stateSchema,
               context.allocator(),
               groups -> fold(groups, endKey, stateFeed, Long.MIN_VALUE));
-      watermark = header.watermark();
-      completeUpTo = completeUpTo(watermark);
-      lateRows = header.lateRows();
-      rowsWithoutWindow = header.rowsWithoutWindow();
+      clock.restore(header.watermark(), header.lateRows(), header.rowsWithoutWindow());
     } catch (QuiverException e) {
       throw explained(e);
     } finally {

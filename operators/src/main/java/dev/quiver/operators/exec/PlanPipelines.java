@@ -20,6 +20,7 @@ import dev.quiver.operators.limit.LimitOperator;
 import dev.quiver.operators.scalar.FilterOperator;
 import dev.quiver.operators.scalar.ProjectionOperator;
 import dev.quiver.operators.setop.RepeatRowsOperator;
+import dev.quiver.operators.sort.PartitionTopN;
 import dev.quiver.operators.sort.SortOperator;
 import dev.quiver.operators.sort.TopKOperator;
 import dev.quiver.operators.union.UnionOperator;
@@ -343,6 +344,9 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
    *     Sort[#0 ASC, #1 ASC, #2 DESC]  ─►     (child of the Sort)
    *       child
    * </pre>
+   *
+   * A window top-N ({@code Window[..., keep row_number() <= 3]}) prunes each window's rows to the
+   * top n of each partition as they come ({@link PartitionTopN}).
    */
   private TaskPipeline.Spec perWindow(Window node, int windowEnd) {
     Function<BatchSink, Operator> inner = windowFunctions(node);
@@ -356,8 +360,13 @@ public final class PlanPipelines implements PlanVisitor<TaskPipeline.Spec> {
     }
     Function<BatchSink, Operator> perWindow = inner;
     Schema input = below.arrowSchema();
+    // A window top-N: each window holds the top rows of each partition, not all of them.
+    PartitionTopN topN =
+        node.topN()
+            .map(n -> new PartitionTopN(input, node.partitionKeys(), node.orderKeys(), n))
+            .orElse(null);
     return TaskPipeline.operator(
-        sink -> new WindowedOperator(context, input, windowEnd, perWindow, sink),
+        sink -> new WindowedOperator(context, input, windowEnd, perWindow, topN, sink),
         below.accept(this));
   }
 

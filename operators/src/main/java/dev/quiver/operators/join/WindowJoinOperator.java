@@ -8,7 +8,7 @@ import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.kernel.WindowBuffers;
-import dev.quiver.operators.kernel.WindowSplitter;
+import dev.quiver.operators.kernel.WindowClock;
 import dev.quiver.plan.join.JoinKind;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -62,10 +62,7 @@ public final class WindowJoinOperator implements Operator {
   private final WindowBuffers windows;
   private final WindowJoins joins;
   private final boolean[] finished = new boolean[2];
-  private long watermark = Long.MIN_VALUE;
-  private long completeUpTo = Long.MIN_VALUE; // µs: windows ending at or before it are complete
-  private long lateRows;
-  private long rowsWithoutWindow;
+  private final WindowClock clock = new WindowClock();
   private boolean started; // input, a watermark or a restore came
   private boolean done; // both inputs finished: everything emitted
   private boolean closed;
@@ -134,7 +131,7 @@ public final class WindowJoinOperator implements Operator {
       throw e;
     }
     started = true;
-    keep(input, batch, completeUpTo);
+    keep(input, batch, clock.completeUpTo());
   }
 
   /** Keeps the rows of {@code batch} (taking ownership) in their windows. */
@@ -144,20 +141,17 @@ public final class WindowJoinOperator implements Operator {
     } catch (QuiverException e) {
       throw explained(e);
     }
-    lateRows += windows.late();
-    rowsWithoutWindow += windows.nulls();
+    clock.count(windows.late(), windows.nulls());
   }
 
   /** Joins every window that the watermark {@code millis} completes, and forgets it. */
   @Override
   public void watermark(long millis) {
     started = true;
-    if (closed || done || millis <= watermark) {
+    if (closed || done || !clock.advance(millis)) {
       return;
     }
-    watermark = millis;
-    completeUpTo = WindowSplitter.completeUpTo(millis);
-    joinUpTo(completeUpTo);
+    joinUpTo(clock.completeUpTo());
   }
 
   /** Nothing is emitted early (a window needs its watermark): idle only without open windows. */
@@ -218,12 +212,12 @@ public final class WindowJoinOperator implements Operator {
   /** Rows dropped because their window was complete when they came (both inputs). */
   @Override
   public long lateRows() {
-    return lateRows;
+    return clock.lateRows();
   }
 
   /** Rows dropped because their window end was NULL (both inputs). */
   public long rowsWithoutWindow() {
-    return rowsWithoutWindow;
+    return clock.rowsWithoutWindow();
   }
 
   /** Windows held: not complete yet. */
@@ -233,7 +227,7 @@ public final class WindowJoinOperator implements Operator {
 
   /** The last watermark seen, {@code Long.MIN_VALUE} before the first. */
   public long currentWatermark() {
-    return watermark;
+    return clock.watermark();
   }
 
   @Override
@@ -249,7 +243,11 @@ public final class WindowJoinOperator implements Operator {
     }
     WindowJoinSnapshot.Header header =
         new WindowJoinSnapshot.Header(
-            watermark, lateRows, rowsWithoutWindow, finished[0], finished[1]);
+            clock.watermark(),
+            clock.lateRows(),
+            clock.rowsWithoutWindow(),
+            finished[0],
+            finished[1]);
     return WindowJoinSnapshot.write(header, buildSchema, probeSchema, windows);
   }
 
@@ -267,10 +265,7 @@ public final class WindowJoinOperator implements Operator {
             probeSchema,
             context.allocator(),
             (batch, side) -> keep(side, batch, Long.MIN_VALUE));
-    watermark = header.watermark();
-    completeUpTo = WindowSplitter.completeUpTo(watermark);
-    lateRows = header.lateRows();
-    rowsWithoutWindow = header.rowsWithoutWindow();
+    clock.restore(header.watermark(), header.lateRows(), header.rowsWithoutWindow());
     finished[0] = header.buildFinished();
     finished[1] = header.probeFinished();
     if (finished[0] && finished[1]) {

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.memory.BatchTransfer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -90,7 +91,7 @@ public final class CoalescingOutput implements AutoCloseable {
       return;
     }
     try (batch) {
-      long bytes = WindowBuffers.bytes(batch);
+      long bytes = BatchTransfer.heldBytes(batch);
       for (int from = 0; from < rows; ) {
         int count = Math.min(rows - from, room());
         append(batch, from, count, bytes * count / rows);

@@ -2,6 +2,7 @@ package dev.quiver.operators.kernel;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -9,10 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import org.apache.arrow.memory.ArrowBuf;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.util.AutoCloseables;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -35,7 +35,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Every batch held is reserved in the task's budget (the capacity of its buffers) until it is
  * handed out by {@link Window#next}. A slice shares its buffers with the other windows' slices of
  * the same batch, so until the last of them is released the memory held can exceed what is reserved
- * by the rest of that one batch. Nothing spills. Not thread-safe.
+ * by the rest of that one batch. Nothing spills. {@link #rewrite} replaces a window's rows of a
+ * side by fewer (a window top-N keeps the top rows of each partition); later batches follow them.
+ * Not thread-safe.
  */
 public final class WindowBuffers implements AutoCloseable {
   private final MemoryBudget budget;
@@ -46,6 +48,7 @@ public final class WindowBuffers implements AutoCloseable {
   private final TreeMap<Long, Window> byEnd = new TreeMap<>();
   private int late;
   private int nulls;
+  private int added; // windows the last add gave rows
 
   /** Buffers of {@code sides} inputs, reserved in {@code budget} for {@code owner}. */
   public WindowBuffers(MemoryBudget budget, BufferAllocator allocator, int sides, String owner) {
@@ -92,6 +95,7 @@ public final class WindowBuffers implements AutoCloseable {
   public void add(int side, VectorSchemaRoot batch, int endColumn, long completeUpTo) {
     late = 0;
     nulls = 0;
+    added = 0;
     int rows = batch.getRowCount();
     if (rows == 0) {
       batch.close();
@@ -103,6 +107,7 @@ public final class WindowBuffers implements AutoCloseable {
       splitter.split(batch.getVector(endColumn), rows, completeUpTo);
       late = splitter.late();
       nulls = splitter.nulls();
+      added = splitter.windows();
       whole = splitter.windows() == 1 && splitter.isWhole(0);
       if (whole) {
         keep(side, splitter.end(0), batch); // closes it if it fails
@@ -122,7 +127,7 @@ public final class WindowBuffers implements AutoCloseable {
   private void keep(int side, long end, VectorSchemaRoot rows) {
     long bytes;
     try {
-      bytes = bytes(rows);
+      bytes = BatchTransfer.heldBytes(rows);
       budget.reserve(bytes, purpose);
     } catch (RuntimeException | Error e) {
       rows.close();
@@ -131,6 +136,82 @@ public final class WindowBuffers implements AutoCloseable {
     Window window = byEnd.computeIfAbsent(end, e -> new Window(budget, sides));
     window.batches.get(side).add(rows);
     window.reserved += bytes;
+    window.rows[side] += rows.getRowCount();
+  }
+
+  /** Windows the rows of the last {@link #add} went to. */
+  public int added() {
+    return added;
+  }
+
+  /**
+   * The end (µs) of window {@code i} of those the last {@link #add} gave rows, {@code i < added()}.
+   */
+  public long addedEnd(int i) {
+    if (i < 0 || i >= added) {
+      throw new IndexOutOfBoundsException("window " + i + " of " + added);
+    }
+    return splitter.end(i);
+  }
+
+  /** Rows of {@code side} held for the window ending at {@code end} (0 for no such window). */
+  public int rows(long end, int side) {
+    checkSide(side);
+    Window window = byEnd.get(end);
+    return window == null ? 0 : window.rows[side];
+  }
+
+  /**
+   * Replaces the rows of {@code side} of the window ending at {@code end} by what {@code rewrite}
+   * makes of them: it reads the window's batches (still the window's: valid during the call) and
+   * returns new batches, which the window then owns and reserves, or null to keep the batches as
+   * they are. The old batches are closed and released only once the new ones are reserved, so a
+   * rewrite that fails (the budget refuses) leaves the window as it was.
+   */
+  public void rewrite(
+      long end, int side, Function<List<VectorSchemaRoot>, List<VectorSchemaRoot>> rewrite) {
+    checkSide(side);
+    Window window = byEnd.get(end);
+    if (window == null) {
+      return;
+    }
+    ArrayDeque<VectorSchemaRoot> held = window.batches.get(side);
+    List<VectorSchemaRoot> fresh = rewrite.apply(new ArrayList<>(held));
+    if (fresh == null) {
+      return;
+    }
+    long bytes = 0;
+    int rows = 0;
+    try {
+      for (VectorSchemaRoot batch : fresh) {
+        bytes += BatchTransfer.heldBytes(batch);
+        rows += batch.getRowCount();
+      }
+      budget.reserve(bytes, purpose);
+    } catch (RuntimeException | Error e) {
+      AutoCloseables.close(e, fresh);
+      throw e;
+    }
+    long released = 0;
+    for (VectorSchemaRoot batch : held) {
+      released += BatchTransfer.heldBytes(batch);
+    }
+    List<VectorSchemaRoot> old = new ArrayList<>(held);
+    held.clear();
+    for (VectorSchemaRoot batch : fresh) {
+      if (batch.getRowCount() > 0) {
+        held.add(batch);
+      } else {
+        batch.close();
+      }
+    }
+    window.reserved += bytes - released;
+    window.rows[side] = rows;
+    try {
+      AutoCloseables.closeNoChecked(() -> AutoCloseables.close(old));
+    } finally {
+      budget.release(released);
+    }
   }
 
   /** Rows of the last {@link #add} whose window was complete. */
@@ -162,7 +243,7 @@ public final class WindowBuffers implements AutoCloseable {
 
   /**
    * Passes every batch of {@code side} to {@code out} (valid during the call), window after window
-   * in order of end, each window's batches in the order they came.
+   * in order of end, each window's batches in the order they are held.
    */
   public void forEachBatch(int side, Consumer<VectorSchemaRoot> out) {
     checkSide(side);
@@ -186,26 +267,17 @@ public final class WindowBuffers implements AutoCloseable {
     }
   }
 
-  /** The capacity of the buffers of {@code batch}: what keeping it costs. */
-  static long bytes(VectorSchemaRoot batch) {
-    long bytes = 0;
-    for (FieldVector vector : batch.getFieldVectors()) {
-      for (ArrowBuf buffer : vector.getBuffers(false)) {
-        bytes += buffer.capacity();
-      }
-    }
-    return bytes;
-  }
-
   /** One window's rows: the batches of each side, reserved. */
   public static final class Window implements AutoCloseable {
     private final MemoryBudget budget;
     private final List<ArrayDeque<VectorSchemaRoot>> batches;
+    private final int[] rows; // per side
     private long reserved;
 
     private Window(MemoryBudget budget, int sides) {
       this.budget = budget;
       this.batches = new ArrayList<>(sides);
+      this.rows = new int[sides];
       for (int s = 0; s < sides; s++) {
         batches.add(new ArrayDeque<>());
       }
@@ -223,9 +295,10 @@ public final class WindowBuffers implements AutoCloseable {
     public VectorSchemaRoot next(int side) {
       VectorSchemaRoot batch = batches.get(side).poll();
       if (batch != null) {
-        long bytes = bytes(batch);
+        long bytes = BatchTransfer.heldBytes(batch);
         budget.release(bytes);
         reserved -= bytes;
+        rows[side] -= batch.getRowCount();
       }
       return batch;
     }

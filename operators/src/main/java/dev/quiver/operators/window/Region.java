@@ -1,5 +1,6 @@
 package dev.quiver.operators.window;
 
+import dev.quiver.operators.kernel.KeyChanges;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;

@@ -6,6 +6,7 @@ import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.kernel.BatchAppender;
+import dev.quiver.operators.kernel.KeyChanges;
 import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.sort.RowComparator;

@@ -9,8 +9,9 @@ import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.kernel.CoalescingOutput;
 import dev.quiver.operators.kernel.WindowBuffers;
-import dev.quiver.operators.kernel.WindowSplitter;
+import dev.quiver.operators.kernel.WindowClock;
 import dev.quiver.operators.memory.BatchTransfer;
+import dev.quiver.operators.sort.PartitionTopN;
 import java.util.function.Function;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -25,6 +26,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <pre>
  *   batches ─► WindowBuffers: split by window end ─┬─► late, no window: dropped and counted
  *                                                   └─► window e: [batches, as they came]
+ *   top-n only: window e past its threshold ─► PartitionTopN: its rows ranked ≤ n, sorted ─► e
  *   watermark(w) ─► each window with end ≤ (w + 1) ms, in order of end:
  *                   batches ─► fresh inner operator ─finish─► output coalesced across windows ─► sink
  *   finish(0) ─► every window left
@@ -37,6 +39,14 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * µs; a row of a complete window is dropped and counted in {@link #lateRows()}, a row whose window
  * end is NULL in {@link #rowsWithoutWindow()}. Watermarks that do not advance do nothing. Nothing
  * is emitted before a watermark, so {@link #idle()} is true only without open windows.
+ *
+ * <p>Window top-N ({@link PartitionTopN}): when only the rows a ranking function numbers at most n
+ * matter (a filter on the rank follows), a window's buffer is pruned to them whenever it grows past
+ * twice what its last prune kept (at least a target batch), so a window holds O(n · partitions)
+ * rows, not all of them. The rows kept are a prefix of each partition in the inner sort's order,
+ * ties kept in the order they came, so the inner operator gives them exactly the values it would
+ * give them over every row; rows beyond n may still reach it (those that came after the last prune)
+ * and the filter above drops them.
  *
  * <p>Memory: the buffered batches are reserved in the task's budget until their window runs;
  * exceeding it fails with MEMORY_BUDGET_EXCEEDED naming this operator. The buffers do not spill
@@ -53,10 +63,8 @@ public final class WindowedOperator implements Operator {
   private final String description;
   private final WindowBuffers windows;
   private final CoalescingOutput out;
-  private long watermark = Long.MIN_VALUE;
-  private long completeUpTo = Long.MIN_VALUE; // µs: windows ending at or before it are complete
-  private long lateRows;
-  private long rowsWithoutWindow;
+  private final TopNPruning pruning; // null: every row of a window is held
+  private final WindowClock clock = new WindowClock();
   private boolean started; // input, a watermark or a restore came
   private boolean done; // the input finished: everything emitted
   private boolean closed;
@@ -72,11 +80,35 @@ public final class WindowedOperator implements Operator {
       int windowEnd,
       Function<BatchSink, Operator> inner,
       BatchSink sink) {
+    this(context, inputSchema, windowEnd, inner, null, sink);
+  }
+
+  /**
+   * As {@link #WindowedOperator(OperatorContext, Schema, int, Function, BatchSink)}, for an inner
+   * operator whose output only matters for the rows that {@code topN} keeps (a window top-N whose
+   * filter on the rank follows): each window's buffered rows are pruned to them whenever they grow
+   * past twice what the last prune kept (at least a target batch), so a window holds about n rows
+   * per partition instead of all its rows. Null: no pruning.
+   */
+  public WindowedOperator(
+      OperatorContext context,
+      Schema inputSchema,
+      int windowEnd,
+      Function<BatchSink, Operator> inner,
+      PartitionTopN topN,
+      BatchSink sink) {
     this.context = requireNonNull(context, "context is null");
     this.inputSchema = requireNonNull(inputSchema, "inputSchema is null");
     this.windowEnd = windowEnd;
     this.inner = requireNonNull(inner, "inner is null");
-    this.description = "PerWindow[window end=#" + windowEnd + ", " + describe(inner) + "]";
+    this.pruning = topN == null ? null : new TopNPruning(topN, context);
+    this.description =
+        "PerWindow[window end=#"
+            + windowEnd
+            + (topN == null ? "" : ", " + pruning)
+            + ", "
+            + describe(inner)
+            + "]";
     WindowBuffers.checkEndColumn(description, inputSchema, windowEnd, "input");
     this.out = new CoalescingOutput(context, requireNonNull(sink, "sink is null"), description);
     this.windows = new WindowBuffers(context.budget(), context.allocator(), 1, description);
@@ -116,30 +148,30 @@ public final class WindowedOperator implements Operator {
       throw e;
     }
     started = true;
-    keep(batch, completeUpTo);
+    keep(batch, clock.completeUpTo());
   }
 
-  /** Keeps the rows of {@code batch} (taking ownership) in their windows. */
+  /** Keeps the rows of {@code batch} (taking ownership) in their windows, pruned for a top-N. */
   private void keep(VectorSchemaRoot batch, long complete) {
     try {
       windows.add(0, batch, windowEnd, complete);
+      clock.count(windows.late(), windows.nulls());
+      if (pruning != null) {
+        pruning.afterAdd(windows);
+      }
     } catch (QuiverException e) {
       throw explained(e);
     }
-    lateRows += windows.late();
-    rowsWithoutWindow += windows.nulls();
   }
 
   /** Runs every window that the watermark {@code millis} completes, and forgets it. */
   @Override
   public void watermark(long millis) {
     started = true;
-    if (closed || done || millis <= watermark) {
+    if (closed || done || !clock.advance(millis)) {
       return;
     }
-    watermark = millis;
-    completeUpTo = WindowSplitter.completeUpTo(millis);
-    runUpTo(completeUpTo);
+    runUpTo(clock.completeUpTo());
   }
 
   /** Nothing is emitted early (a window needs its watermark): idle only without open windows. */
@@ -181,6 +213,9 @@ public final class WindowedOperator implements Operator {
       }
       next = windows.pollUpTo(end);
     }
+    if (pruning != null) {
+      pruning.forgetUpTo(end);
+    }
     out.flush();
   }
 
@@ -192,7 +227,10 @@ public final class WindowedOperator implements Operator {
     return new QuiverException(
         e.code(),
         description
-            + " keeps the rows of every open window in memory and cannot spill them: give the task"
+            + (pruning == null
+                ? " keeps the rows of every open window"
+                : " keeps the top rows of each partition of every open window")
+            + " in memory and cannot spill them: give the task"
             + " more memory, use more tasks or let the watermark lag less ("
             + e.getMessage()
             + ")",
@@ -202,12 +240,12 @@ public final class WindowedOperator implements Operator {
   /** Rows dropped because their window was complete when they came. */
   @Override
   public long lateRows() {
-    return lateRows;
+    return clock.lateRows();
   }
 
   /** Rows dropped because their window end was NULL. */
   public long rowsWithoutWindow() {
-    return rowsWithoutWindow;
+    return clock.rowsWithoutWindow();
   }
 
   /** Windows held: not complete yet. */
@@ -217,7 +255,7 @@ public final class WindowedOperator implements Operator {
 
   /** The last watermark seen, {@code Long.MIN_VALUE} before the first. */
   public long currentWatermark() {
-    return watermark;
+    return clock.watermark();
   }
 
   @Override
@@ -232,7 +270,8 @@ public final class WindowedOperator implements Operator {
       throw new IllegalStateException(description + " is closed: it has no state to snapshot");
     }
     WindowedSnapshot.Header header =
-        new WindowedSnapshot.Header(watermark, lateRows, rowsWithoutWindow, done);
+        new WindowedSnapshot.Header(
+            clock.watermark(), clock.lateRows(), clock.rowsWithoutWindow(), done);
     return WindowedSnapshot.write(header, inputSchema, windows);
   }
 
@@ -246,10 +285,7 @@ public final class WindowedOperator implements Operator {
     WindowedSnapshot.Header header =
         WindowedSnapshot.read(
             state, inputSchema, context.allocator(), batch -> keep(batch, Long.MIN_VALUE));
-    watermark = header.watermark();
-    completeUpTo = WindowSplitter.completeUpTo(watermark);
-    lateRows = header.lateRows();
-    rowsWithoutWindow = header.rowsWithoutWindow();
+    clock.restore(header.watermark(), header.lateRows(), header.rowsWithoutWindow());
     if (header.finished()) {
       done = true;
       close();

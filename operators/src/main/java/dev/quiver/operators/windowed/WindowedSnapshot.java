@@ -20,8 +20,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   finished                1 byte: 1 once the input finished (everything was emitted)
  *   rows                    int32 length, then an Arrow IPC stream of the input schema: the
  *                           buffered batches of every open window, window after window in order
- *                           of end, each window's batches in the order they came ({@link
- *                           BatchStreams})
+ *                           of end, each window's batches in the order they are held ({@link
+ *                           BatchStreams}): as they came, or for a window top-N the rows its last
+ *                           prune kept (sorted) and then the batches that came after it
  * </pre>
  *
  * Every row carries its window end, so the stream needs no window boundaries: a restore splits the

@@ -7,6 +7,7 @@ import static dev.quiver.plan.node.PlanBuilder.keys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.keyrange.KeyRange;
 import dev.quiver.operators.keyrange.TaskKeyRanges;
@@ -34,6 +35,7 @@ import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.type.SqlType;
 import dev.quiver.plan.window.WindowCall;
 import dev.quiver.plan.window.WindowFunction;
+import dev.quiver.plan.window.WindowTopN;
 import dev.quiver.testing.ArrowLeakCheck;
 import dev.quiver.testing.BatchRows;
 import java.time.LocalDateTime;
@@ -264,6 +266,37 @@ class PlanPipelinesTest {
     return expected;
   }
 
+  /** id BIGINT, price BIGINT, window_end TIMESTAMP. */
+  private static final RowSchema WINDOWED =
+      RowSchema.of(
+          Column.notNull("id", SqlType.BIGINT),
+          Column.of("price", SqlType.BIGINT),
+          Column.of("window_end", SqlType.TIMESTAMP));
+
+  /** ROW_NUMBER per window end (#2) by price DESC, over its sort and a stage input of WINDOWED. */
+  private static Window rowNumbersPerWindow() {
+    StageInput input =
+        new StageInput(0, InputMode.FORWARD, WINDOWED, Partitioning.single(), List.of());
+    return ((Window)
+            PlanBuilder.from(input)
+                .sort(SortKey.asc(2), SortKey.desc(1))
+                .window(
+                    List.of(2),
+                    List.of(SortKey.desc(1)),
+                    WindowCall.ranking(WindowFunction.ROW_NUMBER, "rn"))
+                .build())
+        .withWindowEnd(2);
+  }
+
+  /** A sink that adds the rows of each batch to {@code output} and closes the batch. */
+  private static BatchSink collect(List<List<Object>> output) {
+    return batch -> {
+      try (batch) {
+        output.addAll(BatchRows.rows(batch));
+      }
+    };
+  }
+
   /**
    * A window function partitioned by a window end, over the sort the planner put below it, runs as
    * one per-window operator: nothing before the watermark completes a window, then that window's
@@ -271,36 +304,12 @@ class PlanPipelinesTest {
    */
   @Test
   void aWindowedWindowAndItsSortRunPerWindow(BufferAllocator allocator) {
-    RowSchema schema =
-        RowSchema.of(
-            Column.notNull("id", SqlType.BIGINT),
-            Column.of("price", SqlType.BIGINT),
-            Column.of("window_end", SqlType.TIMESTAMP));
-    StageInput input =
-        new StageInput(0, InputMode.FORWARD, schema, Partitioning.single(), List.of());
     LocalDateTime first = LocalDateTime.of(2024, 1, 1, 0, 0, 10);
     LocalDateTime second = first.plusSeconds(10);
-    PlanNode plan =
-        ((Window)
-                PlanBuilder.from(input)
-                    .sort(SortKey.asc(2), SortKey.desc(1))
-                    .window(
-                        List.of(2),
-                        List.of(SortKey.desc(1)),
-                        WindowCall.ranking(WindowFunction.ROW_NUMBER, "rn"))
-                    .build())
-            .withWindowEnd(2);
+    PlanNode plan = rowNumbersPerWindow();
     OperatorContext context = new OperatorContext(allocator, MemoryBudget.unlimited("test"), 64);
     List<List<Object>> output = new ArrayList<>();
-    try (TaskPipeline pipeline =
-        PlanPipelines.build(
-            plan,
-            context,
-            batch -> {
-              try (batch) {
-                output.addAll(BatchRows.rows(batch));
-              }
-            })) {
+    try (TaskPipeline pipeline = PlanPipelines.build(plan, context, collect(output))) {
       assertThat(pipeline.toString())
           .contains(
               "PerWindow[window end=#2, Window[partition=[#2], order=[#1 DESC NULLS FIRST],"
@@ -311,7 +320,8 @@ class PlanPipelinesTest {
               Arrays.asList(2L, 7L, second),
               Arrays.asList(3L, 9L, first),
               Arrays.asList(4L, 1L, second));
-      new ValuesOperator(context, schema.toArrow(), rows, batch -> pipeline.add(0, batch)).start();
+      new ValuesOperator(context, WINDOWED.toArrow(), rows, batch -> pipeline.add(0, batch))
+          .start();
       assertThat(output).isEmpty();
       pipeline.watermark(first.toInstant(ZoneOffset.UTC).toEpochMilli() - 1);
       assertThat(output)
@@ -322,6 +332,37 @@ class PlanPipelinesTest {
       assertThat(output.subList(2, 4))
           .containsExactly(Arrays.asList(2L, 7L, second, 1L), Arrays.asList(4L, 1L, second, 2L));
     }
+  }
+
+  /**
+   * A window top-N ({@code keep row_number() <= 1}) prunes each window's rows as they come: with a
+   * target of 2 rows the values come in batches of 2, 2 and 1 rows, and the window's 4 rows after
+   * the second batch are pruned to its top row (id 2, price NULL: DESC puts NULLs first); the row
+   * of the third batch comes after that prune. Without the prune all 5 rows would be numbered (the
+   * filter above drops every row but the first either way).
+   */
+  @Test
+  void aWindowTopNKeepsOnlyTheTopRowsOfEachWindow(BufferAllocator allocator) {
+    LocalDateTime end = LocalDateTime.of(2024, 1, 1, 0, 0, 10);
+    PlanNode plan = rowNumbersPerWindow().withTopN(new WindowTopN(WindowFunction.ROW_NUMBER, 1));
+    OperatorContext context = new OperatorContext(allocator, MemoryBudget.unlimited("test"), 2);
+    List<List<Object>> output = new ArrayList<>();
+    try (TaskPipeline pipeline = PlanPipelines.build(plan, context, collect(output))) {
+      assertThat(pipeline.toString())
+          .contains("PerWindow[window end=#2, keep row_number() <= 1 per partition, Window[");
+      List<List<Object>> rows =
+          List.of(
+              Arrays.asList(1L, 5L, end),
+              Arrays.asList(2L, null, end),
+              Arrays.asList(3L, 9L, end),
+              Arrays.asList(4L, 9L, end),
+              Arrays.asList(5L, 1L, end));
+      new ValuesOperator(context, WINDOWED.toArrow(), rows, batch -> pipeline.add(0, batch))
+          .start();
+      pipeline.finish(0);
+    }
+    assertThat(output)
+        .containsExactly(Arrays.asList(2L, null, end, 1L), Arrays.asList(5L, 1L, end, 2L));
   }
 
   @Test

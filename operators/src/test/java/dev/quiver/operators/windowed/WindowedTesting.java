@@ -74,20 +74,31 @@ final class WindowedTesting {
 
   /** The inner operator of a window top-N: the sort, then the window functions. */
   static Function<BatchSink, Operator> topN(OperatorContext context) {
+    return topN(context, ORDER, CALLS);
+  }
+
+  /** As {@link #topN(OperatorContext)}, ordered by {@code order} within (window end, p). */
+  static Function<BatchSink, Operator> topN(
+      OperatorContext context, List<SortKey> order, List<WindowCall> calls) {
     List<SortKey> keys = new ArrayList<>();
     PARTITION.forEach(column -> keys.add(SortKey.asc(column)));
-    keys.addAll(ORDER);
+    keys.addAll(order);
     return sink ->
         new OperatorChain(
             out -> new SortOperator(context, SCHEMA, keys, out),
-            out -> new WindowOperator(context, SCHEMA, PARTITION, ORDER, CALLS, out),
+            out -> new WindowOperator(context, SCHEMA, PARTITION, order, calls, out),
             sink);
   }
 
   /** The schema of the top-N's output. */
   static Schema outputSchema(OperatorContext context) {
+    return outputSchema(context, ORDER, CALLS);
+  }
+
+  /** The schema of the output of {@link #topN(OperatorContext, List, List)}. */
+  static Schema outputSchema(OperatorContext context, List<SortKey> order, List<WindowCall> calls) {
     try (WindowOperator window =
-        new WindowOperator(context, SCHEMA, PARTITION, ORDER, CALLS, VectorSchemaRoot::close)) {
+        new WindowOperator(context, SCHEMA, PARTITION, order, calls, VectorSchemaRoot::close)) {
       return window.outputSchema();
     }
   }

@@ -105,4 +105,21 @@ public enum ScalarFunction {
   public boolean isComparison() {
     return ordinal() >= EQUAL.ordinal() && ordinal() <= GREATER_THAN_OR_EQUAL.ordinal();
   }
+
+  /**
+   * This comparison with its operands swapped: {@code a < b} is {@code b > a}; {@code =} and {@code
+   * <>} are their own.
+   *
+   * @throws IllegalArgumentException if this is no comparison
+   */
+  public ScalarFunction swapped() {
+    return switch (this) {
+      case LESS_THAN -> GREATER_THAN;
+      case LESS_THAN_OR_EQUAL -> GREATER_THAN_OR_EQUAL;
+      case GREATER_THAN -> LESS_THAN;
+      case GREATER_THAN_OR_EQUAL -> LESS_THAN_OR_EQUAL;
+      case EQUAL, NOT_EQUAL -> this;
+      default -> throw new IllegalArgumentException("not a comparison: " + this);
+    };
+  }
 }

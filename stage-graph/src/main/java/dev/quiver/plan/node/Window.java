@@ -7,10 +7,12 @@ import dev.quiver.plan.type.SqlType;
 import dev.quiver.plan.window.WindowCall;
 import dev.quiver.plan.window.WindowFrame;
 import dev.quiver.plan.window.WindowFunction;
+import dev.quiver.plan.window.WindowTopN;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -47,13 +49,14 @@ public final class Window extends PlanNode {
   private final List<SortKey> orderKeys;
   private final List<WindowCall> calls;
   private final int windowEnd; // the partition key column of the window end; -1: not windowed
+  private final WindowTopN topN; // null: every row of a partition matters
 
   public Window(
       PlanNode input,
       List<Integer> partitionKeys,
       List<SortKey> orderKeys,
       List<WindowCall> calls) {
-    this(input, partitionKeys, orderKeys, calls, -1);
+    this(input, partitionKeys, orderKeys, calls, -1, null);
   }
 
   private Window(
@@ -61,7 +64,8 @@ public final class Window extends PlanNode {
       List<Integer> partitionKeys,
       List<SortKey> orderKeys,
       List<WindowCall> calls,
-      int windowEnd) {
+      int windowEnd,
+      WindowTopN topN) {
     super(
         List.of(requireNonNull(input, "input is null")),
         schema(input, partitionKeys, orderKeys, calls),
@@ -71,10 +75,23 @@ public final class Window extends PlanNode {
     this.orderKeys = List.copyOf(orderKeys);
     this.calls = List.copyOf(calls);
     this.windowEnd = windowEnd;
+    this.topN = topN;
     PlanChecks.check(
         windowEnd < 0 || this.partitionKeys.contains(windowEnd),
         "Window",
         "the window end #" + windowEnd + " is not one of the partition keys " + this.partitionKeys);
+    PlanChecks.check(
+        topN == null || (windowEnd >= 0 && onlyRanking(this.calls) && has(topN.function())),
+        "Window",
+        "a top-N bound ("
+            + topN
+            + ") needs a window end and ranking functions only, its own among them: "
+            + calls);
+  }
+
+  /** Whether every call is ROW_NUMBER, RANK or DENSE_RANK: its value depends on earlier rows. */
+  private static boolean onlyRanking(List<WindowCall> calls) {
+    return calls.stream().allMatch(call -> WindowTopN.isRanking(call.function()));
   }
 
   /**
@@ -86,7 +103,28 @@ public final class Window extends PlanNode {
    * Flink SQL's window top-N and window deduplication.
    */
   public Window withWindowEnd(int column) {
-    return new Window(input(), partitionKeys, orderKeys, calls, column);
+    return new Window(input(), partitionKeys, orderKeys, calls, column, topN);
+  }
+
+  /**
+   * These windowed ranking functions, of which only the rows {@code topN} bounds matter (a filter
+   * on the rank follows, which drops the others): each event-time window holds the top rows of each
+   * partition rather than all its rows (Flink SQL's window top-N). Null for none. Needs a window
+   * end ({@link #withWindowEnd}) and ROW_NUMBER, RANK and DENSE_RANK calls only: their value for a
+   * row depends on the rows before it in its partition only, which the top rows include.
+   */
+  public Window withTopN(WindowTopN topN) {
+    return new Window(input(), partitionKeys, orderKeys, calls, windowEnd, topN);
+  }
+
+  /** The bound on a ranking function above, if the functions run as a window top-N. */
+  public Optional<WindowTopN> topN() {
+    return Optional.ofNullable(topN);
+  }
+
+  /** Whether a bound on the rank could make these functions a window top-N ({@link #withTopN}). */
+  public boolean canBeTopN() {
+    return windowEnd >= 0 && onlyRanking(calls);
   }
 
   /** The window end column among the partition keys, if the functions run per event-time window. */
@@ -255,7 +293,7 @@ public final class Window extends PlanNode {
 
   @Override
   protected List<Object> fields() {
-    return Arrays.asList(partitionKeys, orderKeys, calls, windowEnd);
+    return Arrays.asList(partitionKeys, orderKeys, calls, windowEnd, topN);
   }
 
   @Override
@@ -267,12 +305,13 @@ public final class Window extends PlanNode {
   public PlanNode withChildren(List<PlanNode> children) {
     return sameChildren(children)
         ? this
-        : new Window(children.get(0), partitionKeys, orderKeys, calls, windowEnd);
+        : new Window(children.get(0), partitionKeys, orderKeys, calls, windowEnd, topN);
   }
 
   /**
    * {@code Window[partition=[#1], order=[#3 ASC NULLS LAST], calls=[rank() AS r, sum(#2) ROWS
-   * BETWEEN 2 PRECEDING AND CURRENT ROW AS s]]}, with {@code , window end=#0} last when windowed.
+   * BETWEEN 2 PRECEDING AND CURRENT ROW AS s]]}, with {@code , window end=#0} when windowed and
+   * {@code , keep row_number() <= 3} last for a window top-N.
    */
   @Override
   public String toString() {
@@ -283,6 +322,7 @@ public final class Window extends PlanNode {
         + "], calls="
         + calls.stream().map(c -> c + " AS " + c.name()).collect(Collectors.joining(", ", "[", "]"))
         + (windowEnd < 0 ? "" : ", window end=#" + windowEnd)
+        + (topN == null ? "" : ", keep " + topN)
         + "]";
   }
 }

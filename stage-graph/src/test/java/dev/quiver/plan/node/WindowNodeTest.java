@@ -14,6 +14,7 @@ import dev.quiver.plan.window.WindowCall;
 import dev.quiver.plan.window.WindowFrame;
 import dev.quiver.plan.window.WindowFrame.Bound;
 import dev.quiver.plan.window.WindowFunction;
+import dev.quiver.plan.window.WindowTopN;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
@@ -191,15 +192,20 @@ class WindowNodeTest {
                     WindowFrame.range(Bound.preceding(3), Bound.following(3)),
                     "m"))
             .build();
+    PlanNode copy = serializedAndBack(window);
+    assertThat(copy).hasToString(window.toString());
+    assertThat(copy.schema()).isEqualTo(window.schema());
+  }
+
+  /** {@code node} written with Java serialization and read back. */
+  private static PlanNode serializedAndBack(PlanNode node) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(window);
+      out.writeObject(node);
     }
     try (ObjectInputStream in =
         new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      PlanNode copy = (PlanNode) in.readObject();
-      assertThat(copy).hasToString(window.toString());
-      assertThat(copy.schema()).isEqualTo(window.schema());
+      return (PlanNode) in.readObject();
     }
   }
 
@@ -228,16 +234,59 @@ class WindowNodeTest {
     assertThat(windowed.schema()).isEqualTo(plain.schema());
     PlanNode rebuilt = windowed.withChildren(List.of(orders(3).sort(SortKey.asc(1)).build()));
     assertThat(((Window) rebuilt).windowEnd()).hasValue(3);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(windowed);
-    }
-    try (ObjectInputStream in =
-        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      assertThat(in.readObject()).isEqualTo(windowed);
-    }
+    assertThat(serializedAndBack(windowed)).isEqualTo(windowed);
     assertThatThrownBy(() -> plain.withWindowEnd(2))
         .isInstanceOf(QuiverException.class)
         .hasMessageContaining("the window end #2 is not one of the partition keys [1, 3]");
+  }
+
+  /**
+   * A window top-N's bound on a windowed ranking function shows in the node's line and survives
+   * rebuilds, a window end added later and serialization; other functions or no window end refuse
+   * it.
+   */
+  @Test
+  void aTopNBoundsAWindowedRankingFunction() throws Exception {
+    Window ranks =
+        (Window)
+            sortedByCustomerAndDate()
+                .window(
+                    keys(1, 3),
+                    List.of(SortKey.desc(2)),
+                    WindowCall.ranking(WindowFunction.ROW_NUMBER, "rn"),
+                    WindowCall.ranking(WindowFunction.RANK, "rk"))
+                .build();
+    assertThat(ranks.canBeTopN()).isFalse();
+    assertThatThrownBy(() -> ranks.withTopN(new WindowTopN(WindowFunction.RANK, 3)))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("needs a window end and ranking functions only");
+    Window top = ranks.withWindowEnd(3).withTopN(new WindowTopN(WindowFunction.RANK, 3));
+    assertThat(top.topN()).hasValue(new WindowTopN(WindowFunction.RANK, 3));
+    assertThat(top.toString()).endsWith(", window end=#3, keep rank() <= 3]");
+    assertThat(top).isNotEqualTo(ranks.withWindowEnd(3));
+    PlanNode rebuilt = top.withChildren(List.of(orders(3).sort(SortKey.asc(1)).build()));
+    assertThat(((Window) rebuilt).topN()).isEqualTo(top.topN());
+    assertThat(serializedAndBack(top)).isEqualTo(top);
+    assertThatThrownBy(
+            () -> ranks.withWindowEnd(3).withTopN(new WindowTopN(WindowFunction.DENSE_RANK, 3)))
+        .isInstanceOf(QuiverException.class)
+        .hasMessageContaining("its own among them");
+    Window sums =
+        ((Window)
+                sortedByCustomerAndDate()
+                    .window(
+                        keys(1, 3),
+                        List.of(SortKey.desc(2)),
+                        WindowCall.ranking(WindowFunction.ROW_NUMBER, "rn"),
+                        WindowCall.of(
+                            WindowFunction.COUNT_STAR, List.of(), WindowFrame.WHOLE_PARTITION, "n"))
+                    .build())
+            .withWindowEnd(3);
+    assertThat(sums.canBeTopN()).isFalse();
+    assertThatThrownBy(() -> sums.withTopN(new WindowTopN(WindowFunction.ROW_NUMBER, 1)))
+        .isInstanceOf(QuiverException.class);
+    assertThatThrownBy(() -> new WindowTopN(WindowFunction.ROW_NUMBER, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("n >= 1");
   }
 }

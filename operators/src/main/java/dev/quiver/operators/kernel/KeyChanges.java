@@ -1,4 +1,4 @@
-package dev.quiver.operators.window;
+package dev.quiver.operators.kernel;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -14,7 +14,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * compare by SQL equality, not by order: NULL equals NULL and no value; for floats {@code -0.0 ==
  * 0.0} and NaN equals NaN (as the sort orders them, so equal keys are adjacent).
  */
-final class KeyChanges {
+public final class KeyChanges {
   private KeyChanges() {}
 
   /**
@@ -22,7 +22,7 @@ final class KeyChanges {
    * vector} differs from row {@code i - 1}'s; never clears a flag, so several key columns OR.
    * {@code scratch} is a work array of at least {@code rows} entries.
    */
-  static void mark(FieldVector vector, int rows, boolean[] changed, boolean[] scratch) {
+  public static void mark(FieldVector vector, int rows, boolean[] changed, boolean[] scratch) {
     if (rows < 2) {
       return;
     }
