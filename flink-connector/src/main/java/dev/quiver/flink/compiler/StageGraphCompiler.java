@@ -260,7 +260,7 @@ public final class StageGraphCompiler {
         SingleOutputStreamOperator<BatchRecord> one =
             inputs
                 .get(0)
-                .transform(name, type, new OneInputStageOperator(task, split))
+                .transform(name, type, new OneInputStageOperator(task, split, streaming))
                 .setParallelism(tasks);
         // Never chained to a shared producer: a chained consumer would take (and close) the
         // batches the producer's other readers are sent, and a shared output must be written once
