@@ -137,9 +137,9 @@ final class StageDriver implements AutoCloseable {
   }
 
   /**
-   * The task's state for a checkpoint: its stateful operators' states and, when it keeps its input
-   * order, what its bounded inputs brought ({@link StageState} entries). The caller flushed the
-   * pipeline first.
+   * The task's state for a checkpoint: its stateful operators' states, whether its pipeline had
+   * started (run its leading sources) and, when it keeps its input order, what its bounded inputs
+   * brought ({@link StageState} entries). The caller flushed the pipeline first.
    */
   List<byte[]> snapshot() {
     List<byte[]> state = new ArrayList<>();
@@ -149,6 +149,9 @@ final class StageDriver implements AutoCloseable {
           .forEach(
               (position, bytes) ->
                   state.add(StageState.entry(StageState.OPERATOR, position, bytes)));
+      if (pipeline.isStarted()) {
+        state.add(StageState.entry(StageState.STARTED, 0, new byte[0]));
+      }
       if (ordered != null) {
         state.addAll(ordered.snapshot());
       }
@@ -160,27 +163,32 @@ final class StageDriver implements AutoCloseable {
 
   /**
    * Restores a state from {@link #snapshot} into this task's new pipeline, before any record: the
-   * operators' states first, then the bounded inputs' batches replayed. What the pipeline emits
-   * while it replays them is dropped: it emitted the same before the checkpoint, and that went
-   * downstream ahead of the barrier (the groups of an aggregate of a table whose input had ended,
-   * the unmatched rows of a finished join). The replay rebuilds the state; it sends nothing again.
+   * operators' states first, then the pipeline started again if it had started (its leading VALUES
+   * run) and the bounded inputs' batches replayed. What the pipeline emits meanwhile is dropped: it
+   * emitted the same before the checkpoint, and that went downstream ahead of the barrier (the
+   * VALUES rows of {@code VALUES ... UNION ALL stream}, the groups of an aggregate of a table whose
+   * input had ended, the unmatched rows of a finished join). The replay rebuilds the state (a
+   * join's VALUES build side); it sends nothing again.
    */
   void restore(Iterable<byte[]> state) {
     Map<Integer, byte[]> operators = new HashMap<>();
     List<byte[]> inputs = new ArrayList<>();
+    boolean started = false;
     for (byte[] entry : state) {
-      if (StageState.kind(entry) == StageState.OPERATOR) {
-        operators.put(StageState.index(entry), StageState.payload(entry));
-      } else {
-        inputs.add(entry);
+      switch (StageState.kind(entry)) {
+        case StageState.OPERATOR ->
+            operators.put(StageState.index(entry), StageState.payload(entry));
+        case StageState.STARTED -> started = true;
+        default -> inputs.add(entry);
       }
     }
     try {
       pipeline.restoreState(operators);
-      if (!inputs.isEmpty()) {
+      if (started || !inputs.isEmpty()) {
         keepInputOrder();
         replaying = true;
         try {
+          pipeline.start(); // the sources before every input: they ran before the checkpoint
           ordered.restore(inputs);
           pipeline.flush(); // and what it holds only to fill a batch: none was held at the snapshot
         } finally {

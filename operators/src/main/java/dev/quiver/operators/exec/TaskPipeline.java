@@ -138,6 +138,14 @@ public final class TaskPipeline implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether {@link #start()} has run the leading sources: a streaming task's checkpoint says so,
+   * since a restored pipeline must run them again to rebuild what they fed, never to emit again.
+   */
+  public boolean isStarted() {
+    return started;
+  }
+
   /** Pushes one batch of stage input {@code input}; the pipeline takes ownership. */
   public void add(int input, VectorSchemaRoot batch) {
     PipelineNode.Leaf leaf;
