@@ -94,6 +94,8 @@ final class StageDriver implements AutoCloseable {
     this.keyRanges = TaskKeyRanges.open();
     try {
       this.pipeline = requireNonNull(factory.create(context, this::send), "pipeline is null");
+      // VALUES after a stream's input run at the start, not at the stream's end, which never comes
+      unboundedInputs.forEach(pipeline::neverEnds);
     } catch (RuntimeException | Error e) {
       keyRanges.close();
       throw e;

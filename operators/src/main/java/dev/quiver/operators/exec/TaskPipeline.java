@@ -36,7 +36,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * finishes its slot) once every leaf before it has finished — at {@link #start()} for the sources
  * that come first, else right after the {@link #finish} of the input before it. So a VALUES build
  * side is complete before the first probe batch, exactly like a build side that is a stage input. A
- * pipeline of sources only is finished by {@link #start()} alone.
+ * pipeline of sources only is finished by {@link #start()} alone. A stage input that {@linkplain
+ * #neverEnds never ends} (a stream) holds no source back.
  *
  * <p>An unbounded task also passes {@linkplain #watermark(long) watermarks} through its operators
  * and checkpoints them: {@link #snapshotState()} and {@link #restoreState(Map)}.
@@ -128,8 +129,23 @@ public final class TaskPipeline implements AutoCloseable {
   }
 
   /**
-   * Runs the sources that come before every stage input in depth-first order. Idempotent; the first
-   * {@link #add} or {@link #finish} calls it when the driver has not.
+   * Stage input {@code input} reads a stream and may never end (a streaming task's): the sources
+   * after it in depth-first order do not wait for its end, they run with the ones before it (the
+   * VALUES of {@code stream UNION ALL VALUES} would otherwise never run). Call before {@link
+   * #start()}.
+   */
+  public void neverEnds(int input) {
+    PipelineNode.Leaf leaf = leaf(input);
+    if (started) {
+      throw new IllegalStateException("stage input " + input + " marked endless after the start");
+    }
+    leaf.endless = true;
+  }
+
+  /**
+   * Runs the sources that come before every stage input in depth-first order (stage inputs that
+   * {@linkplain #neverEnds never end} not counted). Idempotent; the first {@link #add} or {@link
+   * #finish} calls it when the driver has not.
    */
   public void start() {
     if (!started) {
@@ -255,7 +271,7 @@ public final class TaskPipeline implements AutoCloseable {
   private void advance() {
     while (next < schedule.size()) {
       PipelineNode.Leaf leaf = schedule.get(next);
-      if (!leaf.finished) {
+      if (!leaf.finished && !leaf.endless) {
         if (!leaf.isSource()) {
           return; // a stage input that has not ended yet: later sources wait for it
         }
