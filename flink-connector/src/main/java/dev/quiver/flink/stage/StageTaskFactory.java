@@ -33,8 +33,9 @@ public interface StageTaskFactory extends Serializable {
   /**
    * The stage inputs that never end (they read a stream, directly or through other stages): in a
    * STREAMING job their batches are not held back for the pipeline's input order and not logged for
-   * checkpoints — what they bring is in the stateful operators' snapshots ({@link OrderedInputs}).
-   * Empty (the default) for stages of bounded inputs only.
+   * checkpoints — what they bring is in the stateful operators' snapshots ({@link OrderedInputs}),
+   * and no VALUES of the pipeline waits for their end ({@code TaskPipeline.neverEnds}). Empty (the
+   * default) for stages of bounded inputs only.
    */
   default Set<Integer> unboundedInputs() {
     return Set.of();
