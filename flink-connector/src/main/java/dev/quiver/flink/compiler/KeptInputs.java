@@ -37,10 +37,10 @@ import java.util.TreeSet;
  *     Scan[stream]  input 1: passes           Scan[stream]    input 1: passes (probe)
  * </pre>
  *
- * Operators that snapshot their own state (window aggregates, window and interval joins, window
- * functions per window) pass rows on as far as this is concerned: what they hold is in their
- * snapshots. Node types not named here count as keeping their inputs' rows: logging an input that
- * passes through costs checkpoint space, while not logging one that is kept loses rows.
+ * Operators that snapshot their own state (window and updating aggregates, window and interval
+ * joins, window functions per window) pass rows on as far as this is concerned: what they hold is
+ * in their snapshots. Node types not named here count as keeping their inputs' rows: logging an
+ * input that passes through costs checkpoint space, while not logging one that is kept loses rows.
  */
 final class KeptInputs extends DefaultPlanVisitor<Void> {
   private final Set<Integer> kept = new TreeSet<>();
@@ -130,9 +130,14 @@ final class KeptInputs extends DefaultPlanVisitor<Void> {
     return passes(node);
   }
 
+  /**
+   * A window aggregate snapshots its open windows, an updating one its groups (a PARTIAL emits its
+   * groups at every flush, so holds none at a checkpoint): replaying an input into their restored
+   * state would count its rows twice.
+   */
   @Override
   public Void visitAggregate(Aggregate node) {
-    return node.windowEnd().isPresent() ? passes(node) : visitDefault(node);
+    return node.windowEnd().isPresent() || node.isUpdating() ? passes(node) : visitDefault(node);
   }
 
   @Override

@@ -117,4 +117,18 @@ class KeptInputsTest {
                 .build();
     assertThat(kept(PlanBuilder.from(join.withEventTime(EventTimeJoin.window(1, 1))))).isEmpty();
   }
+
+  /** An updating aggregate (a GROUP BY over a stream) checkpoints its groups itself. */
+  @Test
+  void anUpdatingAggregateSnapshotsItsOwnGroups() {
+    for (AggregateMode mode : List.of(AggregateMode.SINGLE, AggregateMode.PARTIAL)) {
+      Aggregate aggregate =
+          (Aggregate)
+              scan("table")
+                  .union(scan("stream"))
+                  .aggregate(mode, keys(0), AggregateCall.countStar("n"))
+                  .build();
+      assertThat(kept(PlanBuilder.from(aggregate.updating()))).as(mode.name()).isEmpty();
+    }
+  }
 }

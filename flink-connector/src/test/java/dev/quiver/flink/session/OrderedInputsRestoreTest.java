@@ -9,10 +9,14 @@ import dev.quiver.testing.ArrowLeakCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -55,10 +59,10 @@ class OrderedInputsRestoreTest {
   private static final int COPIES = 20; // rows of the table per auction, each its own name
   private static final AtomicInteger FAILURES = new AtomicInteger();
 
-  /** The stage whose output fails, and the prefix of column 1 that arms it. */
+  /** The stage whose output fails, and the output batches that arm it. */
   private static volatile int failingStage;
 
-  private static volatile String armingPrefix;
+  private static volatile Predicate<VectorSchemaRoot> arming;
 
   @BeforeEach
   void resetFailures() {
@@ -80,7 +84,7 @@ class OrderedInputsRestoreTest {
     Path items = dir.resolve("items.csv");
     Files.writeString(items, csv);
     failingStage = 0;
-    armingPrefix = "table-";
+    arming = textStartingWith("table-");
     try (QuiverSession session = session(2)) {
       session.registerTable("items", items.toString());
       String query =
@@ -107,7 +111,7 @@ class OrderedInputsRestoreTest {
   @ValueSource(ints = {1, 2})
   void aValuesLeafBesideStreamsIsNotRunAgainAfterAFailover(int streams) throws Exception {
     failingStage = 0;
-    armingPrefix = "values-";
+    arming = textStartingWith("values-");
     try (QuiverSession session = session(1)) { // one task: the VALUES stay in the stage
       String query =
           "SELECT * FROM (VALUES (CAST(-1 AS BIGINT), 'values-1'), (CAST(-2 AS BIGINT),"
@@ -121,6 +125,56 @@ class OrderedInputsRestoreTest {
       assertThat(rows.stream().filter(row -> ((String) row.get(1)).startsWith("values-")))
           .containsExactlyInAnyOrder(List.of(-1L, "values-1"), List.of(-2L, "values-2"));
       assertThat(rows).hasSize(2 + streams * BIDS);
+    }
+  }
+
+  /**
+   * An updating aggregate (GROUP BY over a stream) of a table and the stream checkpoints its groups
+   * itself: the restored task must not replay the table into the restored groups as well.
+   */
+  @Test
+  void anUpdatingAggregateOfATableAndAStreamCountsTheTableOnceAfterAFailover() throws Exception {
+    StringBuilder csv = new StringBuilder("id\n");
+    int tableRows = 0;
+    for (long id = -20; id < 10_000; id = id == -1 ? 1000 : id + 1) {
+      csv.append(id).append('\n');
+      tableRows++;
+    }
+    Path items = dir.resolve("ids.csv");
+    Files.writeString(items, csv);
+    failingStage = 0;
+    arming = // a group of the table's own (negative) ids is out: the table has been counted
+        batch -> {
+          BigIntVector keys = (BigIntVector) batch.getVector(0);
+          for (int row = 0; row < batch.getRowCount(); row++) {
+            if (!keys.isNull(row) && keys.get(row) < 0) {
+              return true;
+            }
+          }
+          return false;
+        };
+    try (QuiverSession session = session(1)) { // one task: the aggregate is SINGLE, in the stage
+      session.registerTable("ids", items.toString());
+      String query =
+          "SELECT a, count(*) AS n FROM (SELECT CAST(id AS BIGINT) AS a FROM ids"
+              + " UNION ALL SELECT auction FROM bids) t GROUP BY a";
+      assertThat(session.explain(query))
+          .contains("Aggregate[SINGLE, keys=[#0], calls=[count(*) AS n], updating]")
+          .doesNotContain("Stage 1");
+
+      List<List<Object>> changes = session.sql(query).rows();
+
+      assertThat(FAILURES.get()).as("injected failures").isPositive();
+      Map<Long, Long> counts = new HashMap<>(); // the changelog applied in order
+      for (List<Object> change : changes) {
+        if (change.get(0).equals("+I") || change.get(0).equals("+U")) {
+          counts.put((Long) change.get(1), (Long) change.get(2));
+        }
+      }
+      assertThat(counts.get(-1L)).isEqualTo(1L);
+      assertThat(counts.values().stream().mapToLong(Long::longValue).sum())
+          .as("the table's rows and the bids, each counted once")
+          .isEqualTo(tableRows + BIDS);
     }
   }
 
@@ -160,8 +214,8 @@ class OrderedInputsRestoreTest {
   /**
    * Passes batches on. In the first attempt of the {@link #failingStage}'s tasks it sleeps after
    * each batch (the inputs would otherwise end before a checkpoint), and fails on the first batch
-   * after a checkpoint has completed whose snapshot it took once a row whose column 1 starts with
-   * the {@link #armingPrefix} had passed it.
+   * after a checkpoint has completed whose snapshot it took once an {@link #arming} batch had
+   * passed it.
    */
   private static final class FailAfterCheckpoint extends BatchOperator
       implements OneInputStreamOperator<BatchRecord, BatchRecord> {
@@ -197,7 +251,7 @@ class OrderedInputsRestoreTest {
         FAILURES.incrementAndGet();
         throw new IllegalStateException("injected failure in " + taskName());
       }
-      sawArmingRow |= hasArmingRow(record.batch());
+      sawArmingRow |= arming.test(record.batch());
       emit(record);
       Thread.sleep(20);
     }
@@ -215,15 +269,18 @@ class OrderedInputsRestoreTest {
       super.notifyCheckpointComplete(checkpointId);
       armed |= snapshotsAfterArmingRow.contains(checkpointId);
     }
+  }
 
-    private static boolean hasArmingRow(VectorSchemaRoot batch) {
+  /** Batches with a row whose column 1 starts with {@code prefix}. */
+  private static Predicate<VectorSchemaRoot> textStartingWith(String prefix) {
+    return batch -> {
       VarCharVector names = (VarCharVector) batch.getVector(1);
       for (int row = 0; row < batch.getRowCount(); row++) {
-        if (!names.isNull(row) && new String(names.get(row)).startsWith(armingPrefix)) {
+        if (!names.isNull(row) && new String(names.get(row)).startsWith(prefix)) {
           return true;
         }
       }
       return false;
-    }
+    };
   }
 }
