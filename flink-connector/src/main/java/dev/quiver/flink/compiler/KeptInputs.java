@@ -44,16 +44,32 @@ import java.util.TreeSet;
  */
 final class KeptInputs extends DefaultPlanVisitor<Void> {
   private final Set<Integer> kept = new TreeSet<>();
+  private final Set<Integer> keptSources = new TreeSet<>();
   private int next; // the number of the next input leaf, depth first as PlanPipelines numbers them
+  private int nextSource; // the number of the next VALUES leaf, depth first (TaskPipeline's order)
   private boolean keeps; // whether the rows of the node being visited stay in the task
 
   private KeptInputs() {}
 
   /** The inputs of the stage whose plan is {@code plan} whose rows its tasks keep. */
   static Set<Integer> of(PlanNode plan) {
+    return visit(plan).kept;
+  }
+
+  /**
+   * The VALUES leaves (the task pipeline's sources, numbered depth first) of the stage whose plan
+   * is {@code plan} whose rows its tasks keep, by the same rules: a restored task runs them again
+   * to rebuild what they fed, and not the others, whose rows are downstream already or in a
+   * restored operator's state.
+   */
+  static Set<Integer> sources(PlanNode plan) {
+    return visit(plan).keptSources;
+  }
+
+  private static KeptInputs visit(PlanNode plan) {
     KeptInputs visitor = new KeptInputs();
     requireNonNull(plan, "plan is null").accept(visitor);
-    return Set.copyOf(visitor.kept);
+    return visitor;
   }
 
   /** Visits {@code node}'s children, whose rows stay in the task if {@code childrenKeep}. */
@@ -102,7 +118,11 @@ final class KeptInputs extends DefaultPlanVisitor<Void> {
 
   @Override
   public Void visitValues(Values node) {
-    return null; // a source of the pipeline, not an input
+    if (keeps) { // a source of the pipeline, not an input
+      keptSources.add(nextSource);
+    }
+    nextSource++;
+    return null;
   }
 
   @Override

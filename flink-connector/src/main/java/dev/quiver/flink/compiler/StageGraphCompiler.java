@@ -234,7 +234,12 @@ public final class StageGraphCompiler {
     BatchTypeInfo type = edgeType(graph, stage);
     StageTaskFactory task =
         new PlanTaskFactory(
-            stage.id(), stage.plan(), taskMemoryBudget, unboundedInputs, keptInputs(stage));
+            stage.id(),
+            stage.plan(),
+            taskMemoryBudget,
+            unboundedInputs,
+            keptInputs(stage),
+            KeptInputs.sources(stage.plan()));
     OutputSplit split = StageEdges.split(stage.distribution());
     String name = "stage " + stage.id() + ": " + stage.plan();
     int tasks = stage.tasks();

@@ -55,6 +55,7 @@ final class StageDriver implements AutoCloseable {
   private boolean replaying; // restoring a checkpoint: the pipeline's output is dropped
   private final Set<Integer> unboundedInputs;
   private final IntPredicate keepsRows;
+  private final IntPredicate keepsSourceRows;
   private OrderedInputs ordered; // null: Flink hands the inputs over in order (BATCH jobs)
 
   /**
@@ -77,6 +78,7 @@ final class StageDriver implements AutoCloseable {
     this.stageId = factory.stageId();
     this.unboundedInputs = factory.unboundedInputs();
     this.keepsRows = factory::keepsRows;
+    this.keepsSourceRows = factory::keepsSourceRows;
     this.partition = partition;
     this.tasks = tasks;
     // One spill space per task, under Flink's io.tmp.dirs; closed (files deleted) with the task.
@@ -165,12 +167,14 @@ final class StageDriver implements AutoCloseable {
 
   /**
    * Restores a state from {@link #snapshot} into this task's new pipeline, before any record: the
-   * operators' states first, then the pipeline started again if it had started (its leading VALUES
-   * run) and the bounded inputs' batches replayed. What the pipeline emits meanwhile is dropped: it
-   * emitted the same before the checkpoint, and that went downstream ahead of the barrier (the
-   * VALUES rows of {@code VALUES ... UNION ALL stream}, the groups of an aggregate of a table whose
-   * input had ended, the unmatched rows of a finished join). The replay rebuilds the state (a
-   * join's VALUES build side); it sends nothing again.
+   * operators' states first, then the pipeline started again if it had started and the bounded
+   * inputs' batches replayed. The VALUES the pipeline reaches meanwhile ran before the checkpoint:
+   * those whose rows the task keeps ({@link StageTaskFactory#keepsSourceRows}: a join's VALUES
+   * build side) run again, the others not (their rows are downstream, or in a restored updating
+   * aggregate's groups). What the pipeline emits meanwhile is dropped: it emitted the same before
+   * the checkpoint, and that went downstream ahead of the barrier (the groups of an aggregate of a
+   * table whose input had ended, the unmatched rows of a finished join). The replay rebuilds the
+   * state; it sends nothing again.
    */
   void restore(Iterable<byte[]> state) {
     Map<Integer, byte[]> operators = new HashMap<>();
@@ -189,11 +193,13 @@ final class StageDriver implements AutoCloseable {
       if (started || !inputs.isEmpty()) {
         keepInputOrder();
         replaying = true;
+        pipeline.rerunSources(keepsSourceRows); // the sources reached now ran before the checkpoint
         try {
-          pipeline.start(); // the sources before every input: they ran before the checkpoint
+          pipeline.start();
           ordered.restore(inputs);
           pipeline.flush(); // and what it holds only to fill a batch: none was held at the snapshot
         } finally {
+          pipeline.rerunSources(null);
           replaying = false;
         }
       }

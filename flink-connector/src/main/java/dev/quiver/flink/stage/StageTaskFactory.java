@@ -54,6 +54,17 @@ public interface StageTaskFactory extends Serializable {
     return true;
   }
 
+  /**
+   * Whether the rows of the pipeline's source (VALUES) number {@code source} (depth first, as
+   * {@code TaskPipeline} runs them) stay in the task (a join's VALUES build side): a restored
+   * STREAMING task runs such a source again, its output dropped, to rebuild what it fed, and skips
+   * the others, whose rows went downstream before the checkpoint or are in a restored operator's
+   * state (an updating aggregate's groups). True (the default) for every source.
+   */
+  default boolean keepsSourceRows(int source) {
+    return true;
+  }
+
   /** The id of the stage whose tasks this builds (for task statistics), or -1 when none. */
   default int stageId() {
     return -1;

@@ -143,16 +143,7 @@ class OrderedInputsRestoreTest {
     Path items = dir.resolve("ids.csv");
     Files.writeString(items, csv);
     failingStage = 0;
-    arming = // a group of the table's own (negative) ids is out: the table has been counted
-        batch -> {
-          BigIntVector keys = (BigIntVector) batch.getVector(0);
-          for (int row = 0; row < batch.getRowCount(); row++) {
-            if (!keys.isNull(row) && keys.get(row) < 0) {
-              return true;
-            }
-          }
-          return false;
-        };
+    arming = negativeKey(); // a group of the table's own ids is out: the table has been counted
     try (QuiverSession session = session(1)) { // one task: the aggregate is SINGLE, in the stage
       session.registerTable("ids", items.toString());
       String query =
@@ -165,17 +156,64 @@ class OrderedInputsRestoreTest {
       List<List<Object>> changes = session.sql(query).rows();
 
       assertThat(FAILURES.get()).as("injected failures").isPositive();
-      Map<Long, Long> counts = new HashMap<>(); // the changelog applied in order
-      for (List<Object> change : changes) {
-        if (change.get(0).equals("+I") || change.get(0).equals("+U")) {
-          counts.put((Long) change.get(1), (Long) change.get(2));
-        }
-      }
+      Map<Long, Long> counts = finalCounts(changes);
       assertThat(counts.get(-1L)).isEqualTo(1L);
       assertThat(counts.values().stream().mapToLong(Long::longValue).sum())
           .as("the table's rows and the bids, each counted once")
           .isEqualTo(tableRows + BIDS);
     }
+  }
+
+  /**
+   * The same with VALUES in place of the table: they ran before the checkpoint, their rows are in
+   * the restored groups, and the restored task must not run them into the groups again.
+   */
+  @Test
+  void anUpdatingAggregateOfValuesAndAStreamCountsTheValuesOnceAfterAFailover() {
+    failingStage = 0;
+    arming = negativeKey();
+    try (QuiverSession session = session(1)) {
+      StringBuilder values = new StringBuilder("VALUES (CAST(-1 AS BIGINT))");
+      for (long auction = 1000; auction < 10_000; auction += 500) {
+        values.append(", (CAST(").append(auction).append(" AS BIGINT))"); // later bids count too
+      }
+      String query =
+          "SELECT a, count(*) AS n FROM (SELECT * FROM ("
+              + values
+              + ") UNION ALL SELECT auction FROM bids) t(a) GROUP BY a";
+      assertThat(session.explain(query)).contains("updating]").doesNotContain("Stage 1");
+
+      List<List<Object>> changes = session.sql(query).rows();
+
+      assertThat(FAILURES.get()).as("injected failures").isPositive();
+      assertThat(finalCounts(changes).values().stream().mapToLong(Long::longValue).sum())
+          .as("the VALUES rows and the bids, each counted once")
+          .isEqualTo(1 + 18 + BIDS);
+    }
+  }
+
+  /** A changelog of (op, key, count) rows applied in order: each key's last count. */
+  private static Map<Long, Long> finalCounts(List<List<Object>> changes) {
+    Map<Long, Long> counts = new HashMap<>();
+    for (List<Object> change : changes) {
+      if (change.get(0).equals("+I") || change.get(0).equals("+U")) {
+        counts.put((Long) change.get(1), (Long) change.get(2));
+      }
+    }
+    return counts;
+  }
+
+  /** Batches with a negative key in column 0 (BIGINT). */
+  private static Predicate<VectorSchemaRoot> negativeKey() {
+    return batch -> {
+      BigIntVector keys = (BigIntVector) batch.getVector(0);
+      for (int row = 0; row < batch.getRowCount(); row++) {
+        if (!keys.isNull(row) && keys.get(row) < 0) {
+          return true;
+        }
+      }
+      return false;
+    };
   }
 
   private static QuiverSession session(int parallelism) {

@@ -12,6 +12,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.IntPredicate;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -50,6 +51,8 @@ public final class TaskPipeline implements AutoCloseable {
   private final List<PipelineNode.Leaf> schedule; // every leaf, depth first
   private final List<PipelineNode> nodes;
   private int next; // the first leaf of the schedule that has not finished
+  private int sourcesReached; // the number (depth first) of the next source the schedule reaches
+  private IntPredicate rerun; // while a restore replays: the sources that run again; null: all
   private boolean started;
 
   private TaskPipeline(
@@ -160,6 +163,16 @@ public final class TaskPipeline implements AutoCloseable {
    */
   public boolean isStarted() {
     return started;
+  }
+
+  /**
+   * While a restored task replays what ran before its checkpoint ({@code rerun} not null), the
+   * sources the pipeline reaches run only if {@code rerun} holds for their number (depth first,
+   * from 0); the others finish their slot without running, since what they emitted went downstream
+   * or into an operator whose state was restored. Null (the default) runs every source.
+   */
+  public void rerunSources(IntPredicate rerun) {
+    this.rerun = rerun;
   }
 
   /** Pushes one batch of stage input {@code input}; the pipeline takes ownership. */
@@ -276,7 +289,10 @@ public final class TaskPipeline implements AutoCloseable {
           return; // a stage input that has not ended yet: later sources wait for it
         }
         leaf.finished = true; // before running: a source runs at most once, even if it fails
-        leaf.source.source.run();
+        int number = sourcesReached++;
+        if (rerun == null || rerun.test(number)) {
+          leaf.source.source.run();
+        }
         leaf.source.unfinished = 0;
         if (leaf.consumer != null) {
           finishSlot(leaf.consumer, leaf.slot);
