@@ -37,23 +37,39 @@ import java.util.TreeSet;
  *     Scan[stream]  input 1: passes           Scan[stream]    input 1: passes (probe)
  * </pre>
  *
- * Operators that snapshot their own state (window aggregates, window and interval joins, window
- * functions per window) pass rows on as far as this is concerned: what they hold is in their
- * snapshots. Node types not named here count as keeping their inputs' rows: logging an input that
- * passes through costs checkpoint space, while not logging one that is kept loses rows.
+ * Operators that snapshot their own state (window and updating aggregates, window and interval
+ * joins, window functions per window) pass rows on as far as this is concerned: what they hold is
+ * in their snapshots. Node types not named here count as keeping their inputs' rows: logging an
+ * input that passes through costs checkpoint space, while not logging one that is kept loses rows.
  */
 final class KeptInputs extends DefaultPlanVisitor<Void> {
   private final Set<Integer> kept = new TreeSet<>();
+  private final Set<Integer> keptSources = new TreeSet<>();
   private int next; // the number of the next input leaf, depth first as PlanPipelines numbers them
+  private int nextSource; // the number of the next VALUES leaf, depth first (TaskPipeline's order)
   private boolean keeps; // whether the rows of the node being visited stay in the task
 
   private KeptInputs() {}
 
   /** The inputs of the stage whose plan is {@code plan} whose rows its tasks keep. */
   static Set<Integer> of(PlanNode plan) {
+    return visit(plan).kept;
+  }
+
+  /**
+   * The VALUES leaves (the task pipeline's sources, numbered depth first) of the stage whose plan
+   * is {@code plan} whose rows its tasks keep, by the same rules: a restored task runs them again
+   * to rebuild what they fed, and not the others, whose rows are downstream already or in a
+   * restored operator's state.
+   */
+  static Set<Integer> sources(PlanNode plan) {
+    return visit(plan).keptSources;
+  }
+
+  private static KeptInputs visit(PlanNode plan) {
     KeptInputs visitor = new KeptInputs();
     requireNonNull(plan, "plan is null").accept(visitor);
-    return Set.copyOf(visitor.kept);
+    return visitor;
   }
 
   /** Visits {@code node}'s children, whose rows stay in the task if {@code childrenKeep}. */
@@ -102,7 +118,11 @@ final class KeptInputs extends DefaultPlanVisitor<Void> {
 
   @Override
   public Void visitValues(Values node) {
-    return null; // a source of the pipeline, not an input
+    if (keeps) { // a source of the pipeline, not an input
+      keptSources.add(nextSource);
+    }
+    nextSource++;
+    return null;
   }
 
   @Override
@@ -130,9 +150,14 @@ final class KeptInputs extends DefaultPlanVisitor<Void> {
     return passes(node);
   }
 
+  /**
+   * A window aggregate snapshots its open windows, an updating one its groups (a PARTIAL emits its
+   * groups at every flush, so holds none at a checkpoint): replaying an input into their restored
+   * state would count its rows twice.
+   */
   @Override
   public Void visitAggregate(Aggregate node) {
-    return node.windowEnd().isPresent() ? passes(node) : visitDefault(node);
+    return node.windowEnd().isPresent() || node.isUpdating() ? passes(node) : visitDefault(node);
   }
 
   @Override

@@ -23,22 +23,26 @@ final class PlanTaskFactory implements StageTaskFactory {
   private final long memoryBudget;
   private final Set<Integer> unboundedInputs;
   private final Set<Integer> keptInputs;
+  private final Set<Integer> keptSources;
 
   /**
    * @param unboundedInputs the stage inputs that read a stream
    * @param keptInputs the stage inputs whose rows the task keeps ({@link KeptInputs})
+   * @param keptSources the VALUES leaves whose rows the task keeps ({@link KeptInputs#sources})
    */
   PlanTaskFactory(
       int stageId,
       PlanNode plan,
       long memoryBudget,
       Set<Integer> unboundedInputs,
-      Set<Integer> keptInputs) {
+      Set<Integer> keptInputs,
+      Set<Integer> keptSources) {
     this.stageId = stageId;
     this.plan = requireNonNull(plan, "plan is null");
     this.memoryBudget = memoryBudget;
     this.unboundedInputs = Set.copyOf(unboundedInputs);
     this.keptInputs = Set.copyOf(keptInputs);
+    this.keptSources = Set.copyOf(keptSources);
   }
 
   @Override
@@ -49,6 +53,11 @@ final class PlanTaskFactory implements StageTaskFactory {
   @Override
   public boolean keepsRows(int input) {
     return keptInputs.contains(input);
+  }
+
+  @Override
+  public boolean keepsSourceRows(int source) {
+    return keptSources.contains(source);
   }
 
   @Override

@@ -234,7 +234,12 @@ public final class StageGraphCompiler {
     BatchTypeInfo type = edgeType(graph, stage);
     StageTaskFactory task =
         new PlanTaskFactory(
-            stage.id(), stage.plan(), taskMemoryBudget, unboundedInputs, keptInputs(stage));
+            stage.id(),
+            stage.plan(),
+            taskMemoryBudget,
+            unboundedInputs,
+            keptInputs(stage),
+            KeptInputs.sources(stage.plan()));
     OutputSplit split = StageEdges.split(stage.distribution());
     String name = "stage " + stage.id() + ": " + stage.plan();
     int tasks = stage.tasks();
@@ -260,7 +265,7 @@ public final class StageGraphCompiler {
         SingleOutputStreamOperator<BatchRecord> one =
             inputs
                 .get(0)
-                .transform(name, type, new OneInputStageOperator(task, split))
+                .transform(name, type, new OneInputStageOperator(task, split, streaming))
                 .setParallelism(tasks);
         // Never chained to a shared producer: a chained consumer would take (and close) the
         // batches the producer's other readers are sent, and a shared output must be written once

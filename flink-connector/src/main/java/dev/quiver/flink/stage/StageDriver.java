@@ -55,6 +55,7 @@ final class StageDriver implements AutoCloseable {
   private boolean replaying; // restoring a checkpoint: the pipeline's output is dropped
   private final Set<Integer> unboundedInputs;
   private final IntPredicate keepsRows;
+  private final IntPredicate keepsSourceRows;
   private OrderedInputs ordered; // null: Flink hands the inputs over in order (BATCH jobs)
 
   /**
@@ -77,6 +78,7 @@ final class StageDriver implements AutoCloseable {
     this.stageId = factory.stageId();
     this.unboundedInputs = factory.unboundedInputs();
     this.keepsRows = factory::keepsRows;
+    this.keepsSourceRows = factory::keepsSourceRows;
     this.partition = partition;
     this.tasks = tasks;
     // One spill space per task, under Flink's io.tmp.dirs; closed (files deleted) with the task.
@@ -94,6 +96,8 @@ final class StageDriver implements AutoCloseable {
     this.keyRanges = TaskKeyRanges.open();
     try {
       this.pipeline = requireNonNull(factory.create(context, this::send), "pipeline is null");
+      // VALUES after a stream's input run at the start, not at the stream's end, which never comes
+      unboundedInputs.forEach(pipeline::neverEnds);
     } catch (RuntimeException | Error e) {
       keyRanges.close();
       throw e;
@@ -137,9 +141,9 @@ final class StageDriver implements AutoCloseable {
   }
 
   /**
-   * The task's state for a checkpoint: its stateful operators' states and, when it keeps its input
-   * order, what its bounded inputs brought ({@link StageState} entries). The caller flushed the
-   * pipeline first.
+   * The task's state for a checkpoint: its stateful operators' states, whether its pipeline had
+   * started (run its leading sources) and, when it keeps its input order, what its bounded inputs
+   * brought ({@link StageState} entries). The caller flushed the pipeline first.
    */
   List<byte[]> snapshot() {
     List<byte[]> state = new ArrayList<>();
@@ -149,6 +153,9 @@ final class StageDriver implements AutoCloseable {
           .forEach(
               (position, bytes) ->
                   state.add(StageState.entry(StageState.OPERATOR, position, bytes)));
+      if (pipeline.isStarted()) {
+        state.add(StageState.entry(StageState.STARTED, 0, new byte[0]));
+      }
       if (ordered != null) {
         state.addAll(ordered.snapshot());
       }
@@ -160,30 +167,39 @@ final class StageDriver implements AutoCloseable {
 
   /**
    * Restores a state from {@link #snapshot} into this task's new pipeline, before any record: the
-   * operators' states first, then the bounded inputs' batches replayed. What the pipeline emits
-   * while it replays them is dropped: it emitted the same before the checkpoint, and that went
-   * downstream ahead of the barrier (the groups of an aggregate of a table whose input had ended,
-   * the unmatched rows of a finished join). The replay rebuilds the state; it sends nothing again.
+   * operators' states first, then the pipeline started again if it had started and the bounded
+   * inputs' batches replayed. The VALUES the pipeline reaches meanwhile ran before the checkpoint:
+   * those whose rows the task keeps ({@link StageTaskFactory#keepsSourceRows}: a join's VALUES
+   * build side) run again, the others not (their rows are downstream, or in a restored updating
+   * aggregate's groups). What the pipeline emits meanwhile is dropped: it emitted the same before
+   * the checkpoint, and that went downstream ahead of the barrier (the groups of an aggregate of a
+   * table whose input had ended, the unmatched rows of a finished join). The replay rebuilds the
+   * state; it sends nothing again.
    */
   void restore(Iterable<byte[]> state) {
     Map<Integer, byte[]> operators = new HashMap<>();
     List<byte[]> inputs = new ArrayList<>();
+    boolean started = false;
     for (byte[] entry : state) {
-      if (StageState.kind(entry) == StageState.OPERATOR) {
-        operators.put(StageState.index(entry), StageState.payload(entry));
-      } else {
-        inputs.add(entry);
+      switch (StageState.kind(entry)) {
+        case StageState.OPERATOR ->
+            operators.put(StageState.index(entry), StageState.payload(entry));
+        case StageState.STARTED -> started = true;
+        default -> inputs.add(entry);
       }
     }
     try {
       pipeline.restoreState(operators);
-      if (!inputs.isEmpty()) {
+      if (started || !inputs.isEmpty()) {
         keepInputOrder();
         replaying = true;
+        pipeline.rerunSources(keepsSourceRows); // the sources reached now ran before the checkpoint
         try {
+          pipeline.start();
           ordered.restore(inputs);
           pipeline.flush(); // and what it holds only to fill a batch: none was held at the snapshot
         } finally {
+          pipeline.rerunSources(null);
           replaying = false;
         }
       }

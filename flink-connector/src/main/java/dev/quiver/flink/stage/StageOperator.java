@@ -40,7 +40,7 @@ public abstract class StageOperator extends BatchOperator {
   /**
    * Whether this task keeps its pipeline's input order itself and checkpoints what its bounded
    * inputs built ({@link OrderedInputs}): the STREAMING operators, which Flink does not let select
-   * their inputs.
+   * their inputs, and whose bounded inputs are not read again after a restore (one input too).
    */
   protected boolean keepsInputOrder() {
     return false;

@@ -10,9 +10,10 @@ import org.apache.flink.runtime.state.StateInitializationContext;
 
 /**
  * Where a stage task keeps its checkpointed state: one operator list state of byte arrays per task
- * ({@link OrderedInputs} entries). Operator list state is split, not unioned: with the same task
- * count each task gets its own entries back on a restore. A stage's state cannot be redistributed
- * over another task count (rescaling a streaming query from a checkpoint is not supported).
+ * (its operators' states, whether its pipeline had started, and {@link OrderedInputs} entries).
+ * Operator list state is split, not unioned: with the same task count each task gets its own
+ * entries back on a restore. A stage's state cannot be redistributed over another task count
+ * (rescaling a streaming query from a checkpoint is not supported).
  */
 final class StageState {
   static final ListStateDescriptor<byte[]> DESCRIPTOR =
@@ -21,6 +22,12 @@ final class StageState {
 
   /** A stateful operator's state; the index is its position in the task's pipeline. */
   static final byte OPERATOR = 2;
+
+  /**
+   * The pipeline had started: its leading sources (VALUES before every stage input) had run. No
+   * index or payload.
+   */
+  static final byte STARTED = 3;
 
   private ListState<byte[]> list;
   private List<byte[]> restored; // until the task's driver exists

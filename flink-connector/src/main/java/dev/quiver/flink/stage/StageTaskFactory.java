@@ -33,8 +33,9 @@ public interface StageTaskFactory extends Serializable {
   /**
    * The stage inputs that never end (they read a stream, directly or through other stages): in a
    * STREAMING job their batches are not held back for the pipeline's input order and not logged for
-   * checkpoints — what they bring is in the stateful operators' snapshots ({@link OrderedInputs}).
-   * Empty (the default) for stages of bounded inputs only.
+   * checkpoints — what they bring is in the stateful operators' snapshots ({@link OrderedInputs}),
+   * and no VALUES of the pipeline waits for their end ({@code TaskPipeline.neverEnds}). Empty (the
+   * default) for stages of bounded inputs only.
    */
   default Set<Integer> unboundedInputs() {
     return Set.of();
@@ -50,6 +51,17 @@ public interface StageTaskFactory extends Serializable {
    * its replay emits.
    */
   default boolean keepsRows(int input) {
+    return true;
+  }
+
+  /**
+   * Whether the rows of the pipeline's source (VALUES) number {@code source} (depth first, as
+   * {@code TaskPipeline} runs them) stay in the task (a join's VALUES build side): a restored
+   * STREAMING task runs such a source again, its output dropped, to rebuild what it fed, and skips
+   * the others, whose rows went downstream before the checkpoint or are in a restored operator's
+   * state (an updating aggregate's groups). True (the default) for every source.
+   */
+  default boolean keepsSourceRows(int source) {
     return true;
   }
 

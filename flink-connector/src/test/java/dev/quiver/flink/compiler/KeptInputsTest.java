@@ -20,6 +20,7 @@ import dev.quiver.plan.node.SplitUnit;
 import dev.quiver.plan.node.TableSource;
 import dev.quiver.plan.sort.SortKey;
 import dev.quiver.plan.type.SqlType;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -116,5 +117,36 @@ class KeptInputsTest {
                     JoinDistribution.BROADCAST)
                 .build();
     assertThat(kept(PlanBuilder.from(join.withEventTime(EventTimeJoin.window(1, 1))))).isEmpty();
+  }
+
+  /** VALUES leaves (the pipeline's sources, numbered apart from the inputs) by the same rules. */
+  @Test
+  void valuesAreKeptByTheSameRules() {
+    PlanBuilder values = PlanBuilder.values(SCHEMA, List.of(Arrays.asList(1L, null)));
+    PlanNode join = join(JoinType.INNER, scan("stream"), values).select(0, 1).union(values).build();
+    assertThat(KeptInputs.sources(join)).containsExactly(0); // the build side, not the union's
+    assertThat(KeptInputs.of(join)).isEmpty();
+    Aggregate updating =
+        (Aggregate)
+            values
+                .union(scan("stream"))
+                .aggregate(AggregateMode.SINGLE, keys(0), AggregateCall.countStar("n"))
+                .build();
+    assertThat(KeptInputs.sources(updating)).containsExactly(0);
+    assertThat(KeptInputs.sources(updating.updating())).isEmpty();
+  }
+
+  /** An updating aggregate (a GROUP BY over a stream) checkpoints its groups itself. */
+  @Test
+  void anUpdatingAggregateSnapshotsItsOwnGroups() {
+    for (AggregateMode mode : List.of(AggregateMode.SINGLE, AggregateMode.PARTIAL)) {
+      Aggregate aggregate =
+          (Aggregate)
+              scan("table")
+                  .union(scan("stream"))
+                  .aggregate(mode, keys(0), AggregateCall.countStar("n"))
+                  .build();
+      assertThat(kept(PlanBuilder.from(aggregate.updating()))).as(mode.name()).isEmpty();
+    }
   }
 }

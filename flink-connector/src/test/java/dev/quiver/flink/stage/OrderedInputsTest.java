@@ -83,7 +83,9 @@ class OrderedInputsTest {
       state = task.snapshot();
     }
     assertThat(sent).containsExactlyInAnyOrder(-1L, -2L, -3L, 10L, 11L);
-    assertThat(state).as("only that input 0 ended, none of its rows").hasSize(1);
+    assertThat(state)
+        .as("only that the pipeline started and that input 0 ended, none of its rows")
+        .hasSize(2);
 
     try (StageDriver restored = driver(union(false), allocator, sent)) {
       restored.restore(state);
@@ -147,6 +149,120 @@ class OrderedInputsTest {
       again.flush();
     }
     assertThat(sent).containsExactly(-5L, -2L, -1L, 10L, 11L);
+  }
+
+  /**
+   * VALUES (-7, -8) before a stream: the pipeline runs them when it starts (at the stream's first
+   * batch), and a restored task from a checkpoint after that does not send them again.
+   */
+  @Test
+  void valuesThatRanBeforeACheckpointAreNotSentAgain(BufferAllocator allocator) {
+    List<Long> sent = new ArrayList<>();
+    List<byte[]> state;
+    try (StageDriver task = driver(valuesThen(false), allocator, sent)) {
+      task.receive(0, batch(allocator, 10));
+      task.flush();
+      state = task.snapshot();
+    }
+    assertThat(sent).containsExactlyInAnyOrder(-7L, -8L, 10L);
+
+    try (StageDriver restored = driver(valuesThen(false), allocator, sent)) {
+      restored.restore(state);
+      restored.receive(0, batch(allocator, 11));
+      restored.flush();
+    }
+    assertThat(sent).containsExactlyInAnyOrder(-7L, -8L, 10L, 11L);
+  }
+
+  /** And a checkpoint taken before they ran restores a task that runs them. */
+  @Test
+  void valuesThatHadNotRunAtACheckpointRunAfterTheRestore(BufferAllocator allocator) {
+    List<Long> sent = new ArrayList<>();
+    List<byte[]> state;
+    try (StageDriver task = driver(valuesThen(false), allocator, sent)) {
+      task.flush();
+      state = task.snapshot();
+    }
+    assertThat(sent).isEmpty();
+
+    try (StageDriver restored = driver(valuesThen(false), allocator, sent)) {
+      restored.restore(state);
+      restored.receive(0, batch(allocator, 10));
+      restored.flush();
+    }
+    assertThat(sent).containsExactlyInAnyOrder(-7L, -8L, 10L);
+  }
+
+  /**
+   * VALUES kept in the task (sorted with a table that is still arriving at the checkpoint): the
+   * restored task runs them again into its new sort, which emits them once with the table's rows.
+   */
+  @Test
+  void valuesKeptInTheTaskAreRebuiltAfterARestore(BufferAllocator allocator) {
+    List<Long> sent = new ArrayList<>();
+    List<byte[]> state;
+    try (StageDriver task = driver(valuesThen(true), allocator, sent)) {
+      task.receive(0, batch(allocator, -2));
+      task.flush();
+      state = task.snapshot();
+    }
+    assertThat(sent).isEmpty();
+
+    try (StageDriver restored = driver(valuesThen(true), allocator, sent)) {
+      restored.restore(state);
+      restored.receive(0, batch(allocator, -1));
+      restored.inputEnded(0);
+      restored.receive(1, batch(allocator, 10));
+      restored.flush();
+    }
+    assertThat(sent).containsExactly(-8L, -7L, -2L, -1L, 10L);
+  }
+
+  /**
+   * {@code Union[VALUES (-7, -8), input 0 (a stream)]}, or, if {@code sorted}, {@code
+   * Union[Sort[Union[VALUES (-7, -8), input 0 (a table)]], input 1 (a stream)]}.
+   */
+  private static StageTaskFactory valuesThen(boolean sorted) {
+    return new StageTaskFactory() {
+      @Override
+      public TaskPipeline create(OperatorContext context, BatchSink output) {
+        TaskPipeline.Spec values =
+            TaskPipeline.source(
+                sink ->
+                    new TaskPipeline.Source() {
+                      @Override
+                      public void run() {
+                        sink.accept(batch(context.allocator(), -7, -8).batch());
+                      }
+
+                      @Override
+                      public void close() {}
+                    });
+        TaskPipeline.Spec union =
+            TaskPipeline.operator(
+                sink -> new UnionOperator(context, SCHEMA, 2, sink), values, TaskPipeline.input(0));
+        if (!sorted) {
+          return TaskPipeline.build(union, output);
+        }
+        TaskPipeline.Spec sort =
+            TaskPipeline.operator(
+                sink -> new SortOperator(context, SCHEMA, List.of(SortKey.asc(0)), sink), union);
+        return TaskPipeline.build(
+            TaskPipeline.operator(
+                sink -> new UnionOperator(context, SCHEMA, 2, sink), sort, TaskPipeline.input(1)),
+            output);
+      }
+
+      @Override
+      public Set<Integer> unboundedInputs() {
+        return sorted ? Set.of(1) : Set.of(0);
+      }
+
+      @Override
+      public boolean keepsRows(int input) {
+        return sorted && input == 0;
+      }
+    };
   }
 
   private static StageDriver driver(

@@ -42,6 +42,7 @@ final class PipelineNode {
     final int slot;
     final PipelineNode source;
     boolean finished;
+    boolean endless; // a stage input that reads a stream: nothing after it waits for its end
 
     private Leaf(int index, PipelineNode consumer, int slot, PipelineNode source) {
       this.index = index;

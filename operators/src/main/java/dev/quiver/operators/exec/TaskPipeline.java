@@ -12,6 +12,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.IntPredicate;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -36,7 +37,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * finishes its slot) once every leaf before it has finished — at {@link #start()} for the sources
  * that come first, else right after the {@link #finish} of the input before it. So a VALUES build
  * side is complete before the first probe batch, exactly like a build side that is a stage input. A
- * pipeline of sources only is finished by {@link #start()} alone.
+ * pipeline of sources only is finished by {@link #start()} alone. A stage input that {@linkplain
+ * #neverEnds never ends} (a stream) holds no source back.
  *
  * <p>An unbounded task also passes {@linkplain #watermark(long) watermarks} through its operators
  * and checkpoints them: {@link #snapshotState()} and {@link #restoreState(Map)}.
@@ -49,6 +51,8 @@ public final class TaskPipeline implements AutoCloseable {
   private final List<PipelineNode.Leaf> schedule; // every leaf, depth first
   private final List<PipelineNode> nodes;
   private int next; // the first leaf of the schedule that has not finished
+  private int sourcesReached; // the number (depth first) of the next source the schedule reaches
+  private IntPredicate rerun; // while a restore replays: the sources that run again; null: all
   private boolean started;
 
   private TaskPipeline(
@@ -128,14 +132,47 @@ public final class TaskPipeline implements AutoCloseable {
   }
 
   /**
-   * Runs the sources that come before every stage input in depth-first order. Idempotent; the first
-   * {@link #add} or {@link #finish} calls it when the driver has not.
+   * Stage input {@code input} reads a stream and may never end (a streaming task's): the sources
+   * after it in depth-first order do not wait for its end, they run with the ones before it (the
+   * VALUES of {@code stream UNION ALL VALUES} would otherwise never run). Call before {@link
+   * #start()}.
+   */
+  public void neverEnds(int input) {
+    PipelineNode.Leaf leaf = leaf(input);
+    if (started) {
+      throw new IllegalStateException("stage input " + input + " marked endless after the start");
+    }
+    leaf.endless = true;
+  }
+
+  /**
+   * Runs the sources that come before every stage input in depth-first order (stage inputs that
+   * {@linkplain #neverEnds never end} not counted). Idempotent; the first {@link #add} or {@link
+   * #finish} calls it when the driver has not.
    */
   public void start() {
     if (!started) {
       started = true;
       advance();
     }
+  }
+
+  /**
+   * Whether {@link #start()} has run the leading sources: a streaming task's checkpoint says so,
+   * since a restored pipeline must run them again to rebuild what they fed, never to emit again.
+   */
+  public boolean isStarted() {
+    return started;
+  }
+
+  /**
+   * While a restored task replays what ran before its checkpoint ({@code rerun} not null), the
+   * sources the pipeline reaches run only if {@code rerun} holds for their number (depth first,
+   * from 0); the others finish their slot without running, since what they emitted went downstream
+   * or into an operator whose state was restored. Null (the default) runs every source.
+   */
+  public void rerunSources(IntPredicate rerun) {
+    this.rerun = rerun;
   }
 
   /** Pushes one batch of stage input {@code input}; the pipeline takes ownership. */
@@ -247,12 +284,15 @@ public final class TaskPipeline implements AutoCloseable {
   private void advance() {
     while (next < schedule.size()) {
       PipelineNode.Leaf leaf = schedule.get(next);
-      if (!leaf.finished) {
+      if (!leaf.finished && !leaf.endless) {
         if (!leaf.isSource()) {
           return; // a stage input that has not ended yet: later sources wait for it
         }
         leaf.finished = true; // before running: a source runs at most once, even if it fails
-        leaf.source.source.run();
+        int number = sourcesReached++;
+        if (rerun == null || rerun.test(number)) {
+          leaf.source.source.run();
+        }
         leaf.source.unfinished = 0;
         if (leaf.consumer != null) {
           finishSlot(leaf.consumer, leaf.slot);

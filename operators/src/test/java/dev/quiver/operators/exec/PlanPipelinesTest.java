@@ -165,6 +165,35 @@ class PlanPipelinesTest {
   }
 
   @Test
+  void sourcesAfterAnInputThatNeverEndsRunAtTheStart(BufferAllocator allocator) {
+    // Union(input 0 (a stream), Values): the values do not wait for the stream's end.
+    PlanNode plan =
+        PlanBuilder.from(input(0)).union(PlanBuilder.values(SCHEMA, rows(1000, 2))).build();
+    OperatorContext context = new OperatorContext(allocator, MemoryBudget.unlimited("test"), 64);
+    List<List<Object>> output = new ArrayList<>();
+    try (TaskPipeline pipeline =
+        PlanPipelines.build(
+            plan,
+            context,
+            batch -> {
+              try (batch) {
+                output.addAll(BatchRows.rows(batch));
+              }
+            })) {
+      pipeline.neverEnds(0);
+      pipeline.start();
+      assertThat(output.stream().map(row -> row.get(0))).containsExactly(1000L, 1001L);
+      new ValuesOperator(context, SCHEMA.toArrow(), rows(0, 1), batch -> pipeline.add(0, batch))
+          .start();
+      assertThat(output).hasSize(3);
+      pipeline.finish(0); // a stream that ends after all (a stopped job): nothing runs twice
+      assertThat(output).hasSize(3);
+      assertThat(pipeline.isFinished()).isTrue();
+      assertThatThrownBy(() -> pipeline.neverEnds(0)).isInstanceOf(IllegalStateException.class);
+    }
+  }
+
+  @Test
   void valuesBuildSideIsCompleteBeforeTheProbeInput(BufferAllocator allocator) {
     PlanBuilder build = PlanBuilder.values(SCHEMA, rows(0, 20));
     PlanNode plan =
