@@ -2,30 +2,12 @@ package dev.quiver.flink.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.flink.batch.BatchRecord;
-import dev.quiver.flink.compiler.StageOutputHook;
-import dev.quiver.flink.runtime.BatchOperator;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.flink.configuration.CheckpointingOptions;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
-import org.apache.flink.runtime.state.StateSnapshotContext;
-import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
-import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -57,16 +39,10 @@ class OrderedInputsRestoreTest {
 
   private static final int BIDS = 92_000; // of 100,000 events: 46 in 50
   private static final int COPIES = 20; // rows of the table per auction, each its own name
-  private static final AtomicInteger FAILURES = new AtomicInteger();
-
-  /** The stage whose output fails, and the output batches that arm it. */
-  private static volatile int failingStage;
-
-  private static volatile Predicate<VectorSchemaRoot> arming;
 
   @BeforeEach
   void resetFailures() {
-    FAILURES.set(0);
+    FailAfterCheckpoint.FAILURES.set(0);
   }
 
   /**
@@ -83,8 +59,8 @@ class OrderedInputsRestoreTest {
     }
     Path items = dir.resolve("items.csv");
     Files.writeString(items, csv);
-    failingStage = 0;
-    arming = textStartingWith("table-");
+    FailAfterCheckpoint.failingStage = 0;
+    FailAfterCheckpoint.arming = FailAfterCheckpoint.textStartingWith("table-");
     try (QuiverSession session = session(2)) {
       session.registerTable("items", items.toString());
       String query =
@@ -95,7 +71,7 @@ class OrderedInputsRestoreTest {
 
       List<List<Object>> rows = session.sql(query).rows();
 
-      assertThat(FAILURES.get()).as("injected failures").isPositive();
+      assertThat(FailAfterCheckpoint.FAILURES.get()).as("injected failures").isPositive();
       assertThat(rows.stream().filter(row -> !row.get(1).equals((long) COPIES)).limit(5))
           .as("auctions whose names were not all counted")
           .isEmpty();
@@ -110,8 +86,8 @@ class OrderedInputsRestoreTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 2})
   void aValuesLeafBesideStreamsIsNotRunAgainAfterAFailover(int streams) throws Exception {
-    failingStage = 0;
-    arming = textStartingWith("values-");
+    FailAfterCheckpoint.failingStage = 0;
+    FailAfterCheckpoint.arming = FailAfterCheckpoint.textStartingWith("values-");
     try (QuiverSession session = session(1)) { // one task: the VALUES stay in the stage
       String query =
           "SELECT * FROM (VALUES (CAST(-1 AS BIGINT), 'values-1'), (CAST(-2 AS BIGINT),"
@@ -121,7 +97,7 @@ class OrderedInputsRestoreTest {
 
       List<List<Object>> rows = session.sql(query).rows();
 
-      assertThat(FAILURES.get()).as("injected failures").isPositive();
+      assertThat(FailAfterCheckpoint.FAILURES.get()).as("injected failures").isPositive();
       assertThat(rows.stream().filter(row -> ((String) row.get(1)).startsWith("values-")))
           .containsExactlyInAnyOrder(List.of(-1L, "values-1"), List.of(-2L, "values-2"));
       assertThat(rows).hasSize(2 + streams * BIDS);
@@ -142,8 +118,10 @@ class OrderedInputsRestoreTest {
     }
     Path items = dir.resolve("ids.csv");
     Files.writeString(items, csv);
-    failingStage = 0;
-    arming = negativeKey(); // a group of the table's own ids is out: the table has been counted
+    FailAfterCheckpoint.failingStage = 0;
+    FailAfterCheckpoint.arming =
+        FailAfterCheckpoint
+            .negativeKey(); // a group of the table's own ids is out: the table has been counted
     try (QuiverSession session = session(1)) { // one task: the aggregate is SINGLE, in the stage
       session.registerTable("ids", items.toString());
       String query =
@@ -155,7 +133,7 @@ class OrderedInputsRestoreTest {
 
       List<List<Object>> changes = session.sql(query).rows();
 
-      assertThat(FAILURES.get()).as("injected failures").isPositive();
+      assertThat(FailAfterCheckpoint.FAILURES.get()).as("injected failures").isPositive();
       Map<Long, Long> counts = finalCounts(changes);
       assertThat(counts.get(-1L)).isEqualTo(1L);
       assertThat(counts.values().stream().mapToLong(Long::longValue).sum())
@@ -170,8 +148,8 @@ class OrderedInputsRestoreTest {
    */
   @Test
   void anUpdatingAggregateOfValuesAndAStreamCountsTheValuesOnceAfterAFailover() {
-    failingStage = 0;
-    arming = negativeKey();
+    FailAfterCheckpoint.failingStage = 0;
+    FailAfterCheckpoint.arming = FailAfterCheckpoint.negativeKey();
     try (QuiverSession session = session(1)) {
       StringBuilder values = new StringBuilder("VALUES (CAST(-1 AS BIGINT))");
       for (long auction = 1000; auction < 10_000; auction += 500) {
@@ -185,7 +163,7 @@ class OrderedInputsRestoreTest {
 
       List<List<Object>> changes = session.sql(query).rows();
 
-      assertThat(FAILURES.get()).as("injected failures").isPositive();
+      assertThat(FailAfterCheckpoint.FAILURES.get()).as("injected failures").isPositive();
       assertThat(finalCounts(changes).values().stream().mapToLong(Long::longValue).sum())
           .as("the VALUES rows and the bids, each counted once")
           .isEqualTo(1 + 18 + BIDS);
@@ -203,40 +181,12 @@ class OrderedInputsRestoreTest {
     return counts;
   }
 
-  /** Batches with a negative key in column 0 (BIGINT). */
-  private static Predicate<VectorSchemaRoot> negativeKey() {
-    return batch -> {
-      BigIntVector keys = (BigIntVector) batch.getVector(0);
-      for (int row = 0; row < batch.getRowCount(); row++) {
-        if (!keys.isNull(row) && keys.get(row) < 0) {
-          return true;
-        }
-      }
-      return false;
-    };
-  }
-
   private static QuiverSession session(int parallelism) {
-    Configuration flink = new Configuration();
-    flink.set(TaskManagerOptions.NUM_TASK_SLOTS, 4);
-    flink.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(100));
-    flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-    flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-    flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
-    StageOutputHook hook =
-        (stage, output) ->
-            output
-                .forward()
-                .transform(
-                    "fail after a checkpoint",
-                    output.getType(),
-                    new FailAfterCheckpoint(stage.id()))
-                .setParallelism(output.getParallelism());
     QuiverSession session =
         QuiverSession.builder()
             .parallelism(parallelism)
-            .configuration(flink)
-            .stageOutputHook(hook)
+            .configuration(FailAfterCheckpoint.configuration())
+            .stageOutputHook(FailAfterCheckpoint.hook())
             .build();
     session.execute(
         """
@@ -247,78 +197,5 @@ class OrderedInputsRestoreTest {
           'scan.batch.rows' = '100')
         """);
     return session;
-  }
-
-  /**
-   * Passes batches on. In the first attempt of the {@link #failingStage}'s tasks it sleeps after
-   * each batch (the inputs would otherwise end before a checkpoint), and fails on the first batch
-   * after a checkpoint has completed whose snapshot it took once an {@link #arming} batch had
-   * passed it.
-   */
-  private static final class FailAfterCheckpoint extends BatchOperator
-      implements OneInputStreamOperator<BatchRecord, BatchRecord> {
-    private static final long serialVersionUID = 1L;
-    private final int stage;
-    private transient boolean sawArmingRow;
-    private transient Set<Long> snapshotsAfterArmingRow;
-    private transient boolean armed;
-
-    FailAfterCheckpoint(int stage) {
-      this.stage = stage;
-    }
-
-    @Override
-    public void open() throws Exception {
-      super.open();
-      snapshotsAfterArmingRow = new HashSet<>();
-    }
-
-    private boolean failing() {
-      return stage == failingStage && getRuntimeContext().getTaskInfo().getAttemptNumber() == 0;
-    }
-
-    @Override
-    public void processElement(StreamRecord<BatchRecord> element) throws Exception {
-      BatchRecord record = element.getValue();
-      if (!record.isData() || !failing()) {
-        emit(record);
-        return;
-      }
-      if (armed) {
-        record.close();
-        FAILURES.incrementAndGet();
-        throw new IllegalStateException("injected failure in " + taskName());
-      }
-      sawArmingRow |= arming.test(record.batch());
-      emit(record);
-      Thread.sleep(20);
-    }
-
-    @Override
-    public void snapshotState(StateSnapshotContext context) throws Exception {
-      super.snapshotState(context);
-      if (sawArmingRow) {
-        snapshotsAfterArmingRow.add(context.getCheckpointId());
-      }
-    }
-
-    @Override
-    public void notifyCheckpointComplete(long checkpointId) throws Exception {
-      super.notifyCheckpointComplete(checkpointId);
-      armed |= snapshotsAfterArmingRow.contains(checkpointId);
-    }
-  }
-
-  /** Batches with a row whose column 1 starts with {@code prefix}. */
-  private static Predicate<VectorSchemaRoot> textStartingWith(String prefix) {
-    return batch -> {
-      VarCharVector names = (VarCharVector) batch.getVector(1);
-      for (int row = 0; row < batch.getRowCount(); row++) {
-        if (!names.isNull(row) && new String(names.get(row)).startsWith(prefix)) {
-          return true;
-        }
-      }
-      return false;
-    };
   }
 }
