@@ -7,6 +7,7 @@ import static dev.quiver.operators.aggregate.UpdatingAggregateOperatorTest.apply
 import static dev.quiver.plan.aggregate.AggregateFunction.APPROX_COUNT_DISTINCT;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.spill.MemorySpillSpace;
@@ -44,12 +45,11 @@ class UpdatingAggregateColdTest {
       List<AggregateCall> calls = seed % 2 == 0 ? WITHOUT_SKETCH : EXTREMES;
       MemorySpillSpace space = new MemorySpillSpace();
       MemoryBudget budget = new MemoryBudget("cold test", BUDGET);
-      OperatorContext context = new OperatorContext(allocator, budget, 1024, space);
       UpdatingAggregateOperatorTest.Changelog out =
           new UpdatingAggregateOperatorTest.Changelog(1024);
       long stored = 0;
       try (UpdatingAggregateOperator operator =
-          new UpdatingAggregateOperator(context, SCHEMA, AggregateMode.SINGLE, keys, calls, out)) {
+          single(allocator, budget, space, keys, calls, out)) {
         for (VectorSchemaRoot batch : input(allocator, seed, keys)) {
           operator.add(0, batch);
           operator.flush();
@@ -61,16 +61,8 @@ class UpdatingAggregateColdTest {
       assertThat(space.liveStores()).isZero();
       assertThat(budget.used()).isZero();
       Map<List<Object>, List<Object>> expected =
-          AggregateTesting.results(
-              AggregateTesting.run(
-                  allocator,
-                  SCHEMA,
-                  AggregateMode.SINGLE,
-                  keys,
-                  calls,
-                  input(allocator, seed, keys),
-                  8192),
-              keys.length);
+          UpdatingAggregateOperatorTest.hashAggregate(
+              allocator, keys, calls, input(allocator, seed, keys));
       Map<List<Object>, List<Object>> result = apply(out.rows, keys.length);
       AggregateTesting.assertResults(result, expected, 1e-9);
       long inserts =
@@ -96,14 +88,7 @@ class UpdatingAggregateColdTest {
     byte[] state;
     MemorySpillSpace space = new MemorySpillSpace();
     MemoryBudget budget = new MemoryBudget("cold test", BUDGET);
-    try (UpdatingAggregateOperator operator =
-        new UpdatingAggregateOperator(
-            new OperatorContext(allocator, budget, 1024, space),
-            SCHEMA,
-            AggregateMode.SINGLE,
-            keys,
-            calls,
-            out)) {
+    try (UpdatingAggregateOperator operator = single(allocator, budget, space, keys, calls, out)) {
       first.forEach(batch -> operator.add(0, batch));
       operator.flush();
       assertThat(space.storedEntries()).isGreaterThan(1000);
@@ -112,13 +97,7 @@ class UpdatingAggregateColdTest {
     MemorySpillSpace restoredSpace = new MemorySpillSpace();
     MemoryBudget restoredBudget = new MemoryBudget("cold test, restored", BUDGET);
     try (UpdatingAggregateOperator operator =
-        new UpdatingAggregateOperator(
-            new OperatorContext(allocator, restoredBudget, 1024, restoredSpace),
-            SCHEMA,
-            AggregateMode.SINGLE,
-            keys,
-            calls,
-            out)) {
+        single(allocator, restoredBudget, restoredSpace, keys, calls, out)) {
       operator.restoreState(state);
       assertThat(restoredSpace.storedEntries())
           .as("a restore larger than the budget puts groups in the store")
@@ -131,10 +110,25 @@ class UpdatingAggregateColdTest {
     List<VectorSchemaRoot> all = input(allocator, 90, keys);
     all.addAll(input(allocator, 91, keys));
     Map<List<Object>, List<Object>> expected =
-        AggregateTesting.results(
-            AggregateTesting.run(allocator, SCHEMA, AggregateMode.SINGLE, keys, calls, all, 8192),
-            keys.length);
+        UpdatingAggregateOperatorTest.hashAggregate(allocator, keys, calls, all);
     AggregateTesting.assertResults(apply(out.rows, keys.length), expected, 1e-9);
+  }
+
+  /** A SINGLE aggregate with target batches of 1,024 rows, {@code budget} and {@code space}. */
+  private static UpdatingAggregateOperator single(
+      BufferAllocator allocator,
+      MemoryBudget budget,
+      MemorySpillSpace space,
+      int[] keys,
+      List<AggregateCall> calls,
+      BatchSink out) {
+    return new UpdatingAggregateOperator(
+        new OperatorContext(allocator, budget, 1024, space),
+        SCHEMA,
+        AggregateMode.SINGLE,
+        keys,
+        calls,
+        out);
   }
 
   /**

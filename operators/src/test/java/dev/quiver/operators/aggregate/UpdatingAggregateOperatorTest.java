@@ -189,16 +189,7 @@ class UpdatingAggregateOperatorTest {
             .isEqualTo(kinds[RowKind.UPDATE_AFTER.code()]);
         assertThat(kinds[RowKind.DELETE.code()]).isZero();
         Map<List<Object>, List<Object>> expected =
-            AggregateTesting.results(
-                AggregateTesting.run(
-                    allocator,
-                    SCHEMA,
-                    AggregateMode.SINGLE,
-                    keys,
-                    calls,
-                    input(allocator, seed, keys),
-                    8192),
-                keys.length);
+            hashAggregate(allocator, keys, calls, input(allocator, seed, keys));
         AggregateTesting.assertResults(apply(out.rows, keys.length), expected, 0);
         seed++;
       }
@@ -376,6 +367,17 @@ class UpdatingAggregateOperatorTest {
     Schema input = calls.stream().anyMatch(c -> c.argument() > 1) ? SCHEMA : KX;
     return new UpdatingAggregateOperator(
         context(allocator, 8192), input, AggregateMode.SINGLE, keys, calls, sink);
+  }
+
+  /** The result of a SINGLE hash aggregate over {@code batches} (closed): group key → values. */
+  static Map<List<Object>, List<Object>> hashAggregate(
+      BufferAllocator allocator,
+      int[] keys,
+      List<AggregateCall> calls,
+      List<VectorSchemaRoot> batches) {
+    return AggregateTesting.results(
+        AggregateTesting.run(allocator, SCHEMA, AggregateMode.SINGLE, keys, calls, batches, 8192),
+        keys.length);
   }
 
   static OperatorContext context(BufferAllocator allocator, int target) {
