@@ -2,8 +2,12 @@ package dev.quiver.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -11,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
@@ -19,8 +24,15 @@ import org.junit.jupiter.api.extension.TestWatcher;
  * with what it injects and where, then {@link #answer}, {@link #error} or {@link #canceled} with
  * what the user got once its checks passed. A case whose checks failed is recorded as such by this
  * watcher. After every case the table is rewritten to {@code target/fault-matrix.md} of the module
- * under test (the classes of one test run share this JVM, so they share one table): the MiniCluster
- * faults of {@code flink-connector}, the processes killed on a real cluster of {@code examples}.
+ * under test: the MiniCluster faults of {@code flink-connector}, the processes killed on a real
+ * cluster of {@code examples}.
+ *
+ * <p>The classes of one test run may run in several JVMs (surefire's {@code forkCount}), and the
+ * table is of the whole run: each JVM keeps its cases in {@code target/fault-matrix/RUN.PID.cases},
+ * and under a file lock rewrites its own file and the table from the case files of its run. RUN is
+ * the system property {@value #RUN_PROPERTY} (the build's start time, set by the parent pom's
+ * surefire and failsafe configuration; without it, a run is this JVM). Case files of other runs are
+ * deleted, so a run's table holds its cases only, as when one JVM ran them all.
  */
 public final class FaultMatrix implements TestWatcher {
   private enum Outcome {
@@ -34,6 +46,13 @@ public final class FaultMatrix implements TestWatcher {
   private record Case(String fault, String where, Outcome outcome, String detail) {}
 
   private static final Path TABLE = Path.of("target", "fault-matrix.md");
+  private static final Path CASE_DIR = Path.of("target", "fault-matrix");
+  private static final String RUN_PROPERTY = "quiver.test.run";
+  private static final String RUN =
+      System.getProperty(RUN_PROPERTY, "jvm-" + ProcessHandle.current().pid())
+          .replaceAll("[^A-Za-z0-9-]", "_");
+  private static final Path OWN_CASES =
+      CASE_DIR.resolve(RUN + "." + ProcessHandle.current().pid() + ".cases");
   private static final Pattern TEMP =
       Pattern.compile(Pattern.quote(System.getProperty("java.io.tmpdir")) + "/junit-?\\d+");
   private static final Pattern FLINK_IO = Pattern.compile("flink-io-[0-9a-f-]{36}");
@@ -90,14 +109,66 @@ public final class FaultMatrix implements TestWatcher {
       return;
     }
     String cell = shorter(String.valueOf(text)).replace("|", "\\|").replace('\n', ' ');
-    CASES.add(new Case(fault, where, result, cell));
+    CASES.add(new Case(oneLine(fault), oneLine(where), result, oneLine(cell)));
     fault = null;
-    write();
+    try {
+      Files.createDirectories(CASE_DIR);
+      try (FileChannel lockFile =
+              FileChannel.open(
+                  CASE_DIR.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          FileLock lock = lockFile.lock()) {
+        Files.writeString(OWN_CASES, lines(CASES));
+        write(casesOfThisRun());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
-  private static void write() {
-    List<Case> sorted = new ArrayList<>(CASES);
-    sorted.sort(Comparator.comparing(Case::fault).thenComparing(Case::where));
+  /** A case's cells hold no tab or line break: a case file has one case a line, tab-separated. */
+  private static String oneLine(String text) {
+    return text.replace('\t', ' ').replace('\n', ' ').replace('\r', ' ');
+  }
+
+  private static String lines(List<Case> cases) {
+    StringBuilder out = new StringBuilder();
+    for (Case c : cases) {
+      out.append(String.join("\t", c.fault(), c.where(), c.outcome().name(), c.detail()));
+      out.append('\n');
+    }
+    return out.toString();
+  }
+
+  /** The cases of every JVM of this run (this one's included); other runs' files are deleted. */
+  private static List<Case> casesOfThisRun() throws IOException {
+    List<Case> cases = new ArrayList<>();
+    List<Path> files;
+    try (Stream<Path> listing = Files.list(CASE_DIR)) {
+      files = listing.filter(f -> f.getFileName().toString().endsWith(".cases")).toList();
+    }
+    for (Path file : files) {
+      if (!file.getFileName().toString().startsWith(RUN + ".")) {
+        Files.deleteIfExists(file);
+        continue;
+      }
+      for (String line : Files.readAllLines(file)) {
+        if (line.isEmpty()) {
+          continue;
+        }
+        String[] cells = line.split("\t", 4);
+        if (cells.length != 4) {
+          throw new IllegalStateException(file + ": not a fault-matrix case: " + line);
+        }
+        cases.add(new Case(cells[0], cells[1], Outcome.valueOf(cells[2]), cells[3]));
+      }
+    }
+    return cases;
+  }
+
+  private static void write(List<Case> cases) throws IOException {
+    List<Case> sorted = new ArrayList<>(cases);
+    sorted.sort(
+        Comparator.comparing(Case::fault).thenComparing(Case::where).thenComparing(Case::detail));
     Map<String, List<Case>> byFault = new LinkedHashMap<>();
     sorted.forEach(c -> byFault.computeIfAbsent(c.fault(), f -> new ArrayList<>()).add(c));
     StringBuilder out = new StringBuilder("# Fault matrix\n\n");
@@ -141,12 +212,9 @@ public final class FaultMatrix implements TestWatcher {
       out.append("| ").append(c.fault()).append(" | ").append(c.where());
       out.append(" | ").append(c.detail()).append(" |\n");
     }
-    try {
-      Files.createDirectories(TABLE.getParent());
-      Files.writeString(TABLE, out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Path next = CASE_DIR.resolve("fault-matrix.md.next");
+    Files.writeString(next, out);
+    Files.move(next, TABLE, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   /** {@code text} without the test's temporary directories and Flink's random directory names. */
