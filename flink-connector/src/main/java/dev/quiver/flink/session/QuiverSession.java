@@ -259,7 +259,7 @@ public final class QuiverSession implements AutoCloseable {
     requireNonNull(statement, "statement is null");
     Optional<DdlStatement> ddl = DdlParser.parse(statement);
     if (ddl.isEmpty()) {
-      return Optional.of(SqlPlanner.isInsert(statement) ? insert(statement) : sql(statement));
+      return Optional.of(SqlPlanner.isInsert(statement) ? insert(statement, null) : sql(statement));
     }
     if (ddl.get() instanceof CreateTable create) {
       createTable(create);
@@ -269,8 +269,11 @@ public final class QuiverSession implements AutoCloseable {
     return Optional.empty();
   }
 
-  /** Plans and starts {@code INSERT INTO ...} (see {@link #execute}). */
-  private SqlResult insert(String sql) {
+  /**
+   * Plans and starts {@code INSERT INTO ...} (see {@link #execute}), from {@code savepoint} unless
+   * it is null.
+   */
+  private SqlResult insert(String sql, String savepoint) {
     checkOpen();
     long start = System.nanoTime();
     InsertPlan insert = planInsert(sql);
@@ -288,12 +291,14 @@ public final class QuiverSession implements AutoCloseable {
     }
     StageGraph graph = stagePlanner.plan(plan);
     boolean streaming = UnboundedInputs.readsUnbounded(plan);
+    checkRestorable(savepoint, streaming, sql);
     WriteJob job;
     try {
       StreamExecutionEnvironment env = cluster.environment();
       if (streaming) {
         streaming(env);
       }
+      restoreFrom(env, savepoint);
       // A new scan factory per query: it reopens each table, so changed files are noticed.
       sink.write(compiler.withScanSources(new CatalogScanSources()).compile(env, graph));
       job = WriteJob.submit(env, jobName(sql), allocator);
@@ -392,7 +397,9 @@ public final class QuiverSession implements AutoCloseable {
    * SqlResult#stopWithSavepoint} returned when it stopped the same query: its sources go on from
    * the positions saved (Kafka offsets), its windows open at the stop go on filling, and its result
    * holds the rows the stopped one did not emit, each once. The query must be planned as it was
-   * (same text, tables and parallelism).
+   * (same text, tables and parallelism). An {@code INSERT INTO ...} of a streaming query restarts
+   * so too: its sink's pending transactions or files are committed or taken back as Flink's Kafka
+   * and file sinks do on a restore, so the target gets each row once.
    *
    * <pre>{@code
    * String savepoint = result.stopWithSavepoint(Path.of("/savepoints"));
@@ -409,6 +416,9 @@ public final class QuiverSession implements AutoCloseable {
    */
   public SqlResult sqlFromSavepoint(String sql, String savepoint) {
     requireNonNull(savepoint, "savepoint is null");
+    if (SqlPlanner.isInsert(sql)) {
+      return insert(sql, savepoint);
+    }
     return start(prepare(sql), savepoint);
   }
 
@@ -421,22 +431,13 @@ public final class QuiverSession implements AutoCloseable {
         new JobRunner(stagePlanner, compiler.withScanSources(new CatalogScanSources()));
     QueryResult result;
     boolean streaming = UnboundedInputs.readsUnbounded(query.plan());
-    if (savepoint != null && !streaming) {
-      throw new QuiverException(
-          ErrorCode.INVALID_QUERY,
-          "only a streaming query restores a savepoint, and this one reads no unbounded table: "
-              + jobName(query.sql()).substring("quiver: ".length()));
-    }
+    checkRestorable(savepoint, streaming, query.sql());
     try {
       StreamExecutionEnvironment env = cluster.environment();
       if (streaming) {
         streaming(env);
       }
-      if (savepoint != null) {
-        Configuration restore = new Configuration();
-        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, absolute(savepoint));
-        env.configure(restore);
-      }
+      restoreFrom(env, savepoint);
       result = runner.run(env, graph, allocator, jobName(query.sql()));
     } catch (RuntimeException e) {
       throw e; // QuiverException for files that changed since registration, or a bug
@@ -546,6 +547,25 @@ public final class QuiverSession implements AutoCloseable {
       env.enableCheckpointing(STREAM_CHECKPOINT_MILLIS);
     }
     StreamingRestarts.bound(env);
+  }
+
+  /** Refuses a savepoint (not null) for a query or INSERT {@code sql} that is not streaming. */
+  private static void checkRestorable(String savepoint, boolean streaming, String sql) {
+    if (savepoint != null && !streaming) {
+      throw new QuiverException(
+          ErrorCode.INVALID_QUERY,
+          "only a streaming query restores a savepoint, and this one reads no unbounded table: "
+              + jobName(sql).substring("quiver: ".length()));
+    }
+  }
+
+  /** Makes the job of {@code env} start from {@code savepoint}, unless it is null. */
+  private static void restoreFrom(StreamExecutionEnvironment env, String savepoint) {
+    if (savepoint != null) {
+      Configuration restore = new Configuration();
+      restore.set(StateRecoveryOptions.SAVEPOINT_PATH, absolute(savepoint));
+      env.configure(restore);
+    }
   }
 
   /** {@code savepoint} as a URI: a path without a scheme is made absolute on this machine. */

@@ -1,7 +1,9 @@
 package dev.quiver.flink.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.error.QuiverException;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.compiler.StageOutputHook;
 import dev.quiver.flink.runtime.BatchOperator;
@@ -94,6 +96,58 @@ class StreamingInsertFailoverTest {
             .formatted(COLUMNS, totals),
         (session) -> () -> files(session, totals));
     assertThat(InsertIntoTest.visible(totals)).allMatch(name -> name.endsWith(".parquet"));
+  }
+
+  /**
+   * An INSERT stopped with a savepoint and started again from it: the windows the first job
+   * committed are not written again, and the ones closed after the stop are written once, so the
+   * topic's committed rows are the batch answer, each once.
+   */
+  @Test
+  void anInsertRestartedFromItsSavepointWritesEveryWindowOnce() throws Exception {
+    KAFKA.createTopic("bids_s", 2);
+    KAFKA.createTopic("saved", 2);
+    send("bids_s", 0, 1600);
+    Configuration flink = new Configuration();
+    flink.set(TaskManagerOptions.NUM_TASK_SLOTS, 4);
+    try (QuiverSession session =
+        QuiverSession.builder().parallelism(2).configuration(flink).build()) {
+      session.execute(bids("bids_s", "bids_now", ", 'scan.bounded.mode' = 'latest-offset'"));
+      session.execute(bids("bids_s", "bids", ""));
+      session.execute(
+          """
+          CREATE TABLE saved (%s) WITH ('connector' = 'kafka', 'topic' = 'saved',
+            'format' = 'json', 'properties.bootstrap.servers' = '%s')
+          """
+              .formatted(COLUMNS, KAFKA.bootstrapServers()));
+      Supplier<List<List<Object>>> target = () -> json(KAFKA.values("saved", true));
+      String insert = "INSERT INTO saved " + String.format(QUERY, "bids");
+      String savepoint;
+      try (SqlResult first = session.execute(insert).orElseThrow()) {
+        awaitRows(target, 10 * 10);
+        savepoint = first.stopWithSavepoint(dir.resolve("savepoints"));
+      }
+      assertThat(target.get()).hasSize(10 * 10);
+      send("bids_s", 1600, 3200); // closes the windows ending by T0 + 26 s
+      try (SqlResult resumed = session.sqlFromSavepoint(insert, savepoint)) {
+        assertThat(resumed.insertInto()).contains("saved");
+        awaitRows(target, 26 * 10);
+        Thread.sleep(3000); // three more checkpoints: a row committed twice would show now
+      }
+      LocalDateTime lastClosedEnd = LocalDateTime.of(2026, 1, 1, 0, 0, 26);
+      List<List<Object>> expected =
+          session.sql(String.format(QUERY, "bids_now")).rows().stream()
+              .filter(row -> !((LocalDateTime) row.get(1)).isAfter(lastClosedEnd))
+              .toList();
+      assertThat(expected).hasSize(26 * 10);
+      assertThat(target.get()).containsExactlyInAnyOrderElementsOf(expected);
+      assertThatThrownBy(
+              () ->
+                  session.sqlFromSavepoint(
+                      "INSERT INTO saved " + String.format(QUERY, "bids_now"), savepoint))
+          .isInstanceOf(QuiverException.class)
+          .hasMessageContaining("only a streaming query restores a savepoint");
+    }
   }
 
   /** What the target holds now, committed rows only, read by a reader of the kind it needs. */
