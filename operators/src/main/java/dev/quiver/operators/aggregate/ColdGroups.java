@@ -33,6 +33,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * budget but a fixed amount per store. Not thread-safe.
  */
 final class ColdGroups implements AutoCloseable {
+  private static final String PURPOSE = "updating-aggregate"; // names the store's directory
+
   private final OperatorContext context;
   private final Schema schema; // keys, then states
   private final int keys;
@@ -41,7 +43,6 @@ final class ColdGroups implements AutoCloseable {
   private final RowCodec valueCodec;
   private final Schema valueSchema;
   private final Reservation reservation;
-  private final String purpose;
   private SpillStore store; // opened at the first eviction
   private long entries;
   private byte[][] keyBytes = new byte[0][];
@@ -61,7 +62,6 @@ final class ColdGroups implements AutoCloseable {
     this.valueCodec = RowCodec.forValues(fields.subList(keys, fields.size()));
     this.valueSchema = new Schema(fields.subList(keys, fields.size()));
     this.reservation = new Reservation(context.budget(), owner + " cold groups");
-    this.purpose = "updating-aggregate";
   }
 
   /**
@@ -85,7 +85,7 @@ final class ColdGroups implements AutoCloseable {
   /** Moves every group of {@code groups} here; the caller clears them. */
   void evict(GroupStates groups) {
     if (store == null) {
-      store = context.spillSpace().openStore(purpose);
+      store = context.spillSpace().openStore(PURPOSE);
     }
     int count = groups.groupCount();
     int target = context.targetBatchRows();
