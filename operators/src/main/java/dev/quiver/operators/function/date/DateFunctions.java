@@ -14,7 +14,8 @@ public final class DateFunctions {
         new DatePart(),
         new DateDiff(),
         new MakeDate(),
-        new Strftime(),
+        Strftime.strftime(),
+        Strftime.dateFormat(),
         new Strptime());
   }
 }

@@ -16,21 +16,39 @@ import dev.quiver.plan.expr.FunctionCall;
 import dev.quiver.plan.expr.Signature;
 import dev.quiver.plan.type.SqlType;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * {@code strftime(date or timestamp, format)}: the value as text in a {@link DateFormat} (DuckDB's
- * specifiers, e.g. {@code '%Y-%m-%d %H:%M:%S'}, {@code '%a %d %B %Y'}). The format must be a
- * literal: it is parsed once per call, and each row is written straight into the result. Names are
- * English. {@code %Y} has at least four digits ({@code 0044}), a sign before year 0 ({@code -44}).
+ * specifiers, e.g. {@code '%Y-%m-%d %H:%M:%S'}, {@code '%a %d %B %Y'}); {@code date_format(date or
+ * timestamp, pattern)}, Flink's, the same with a Java pattern ({@code 'yyyy-MM-dd HH:mm:ss'},
+ * {@link DateFormat#javaPattern}). The format must be a literal: it is parsed once per call, and
+ * each row is written straight into the result. Names are English. {@code %Y} has at least four
+ * digits ({@code 0044}), a sign before year 0 ({@code -44}).
  */
 final class Strftime extends DeclaredFunction {
-  Strftime() {
-    super(
+  private final BiFunction<String, String, DateFormat> parser;
+
+  private Strftime(String name, String usage, BiFunction<String, String, DateFormat> parser) {
+    super(name, List.of(), 2, 2, usage);
+    this.parser = parser;
+  }
+
+  /** DuckDB's {@code strftime}. */
+  static Strftime strftime() {
+    return new Strftime(
         "strftime",
-        List.of(),
-        2,
-        2,
-        "strftime(date or timestamp, format), the format a literal such as '%Y-%m-%d %H:%M:%S'");
+        "strftime(date or timestamp, format), the format a literal such as '%Y-%m-%d %H:%M:%S'",
+        DateFormat::parse);
+  }
+
+  /** Flink's {@code DATE_FORMAT}. */
+  static Strftime dateFormat() {
+    return new Strftime(
+        "date_format",
+        "date_format(date or timestamp, pattern), the pattern a literal such as 'yyyy-MM-dd"
+            + " HH:mm:ss'",
+        DateFormat::javaPattern);
   }
 
   @Override
@@ -44,7 +62,7 @@ final class Strftime extends DeclaredFunction {
 
   @Override
   public Eval kernel(FunctionCall call, Eval[] args) {
-    DateFormat format = DateFormat.parse(name(), (String) Kernels.literalValue(call.arg(1)));
+    DateFormat format = parser.apply(name(), (String) Kernels.literalValue(call.arg(1)));
     boolean timestamp = args[0].type.kind() == SqlType.Kind.TIMESTAMP;
     return new StringResultEval(call, args) {
       @Override

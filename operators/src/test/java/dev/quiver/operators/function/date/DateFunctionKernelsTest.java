@@ -17,10 +17,12 @@ import java.time.DayOfWeek;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.IsoFields;
 import java.time.temporal.TemporalAdjusters;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -140,6 +142,73 @@ class DateFunctionKernelsTest {
             .startsWith(String.format("%04d-", first.getYear()).replace("-0", "-"))
             .contains(String.format("%03d)", first.getDayOfYear()));
       }
+    }
+  }
+
+  /**
+   * Flink's DATE_FORMAT formats the timestamp's local date-time with java.time's DateTimeFormatter:
+   * the same text for every supported letter, over random timestamps of years 1000 to 9999.
+   */
+  @Test
+  void dateFormatAgreesWithJavaTimeFormatter(BufferAllocator allocator) {
+    String[] patterns = {
+      "yyyy-MM-dd",
+      "yyyy-MM-dd HH:mm:ss.SSS",
+      "yy/M/d H:m:s SSSSSS",
+      "EEE, d MMM uuuu hh:mm a",
+      "EEEE dd MMMM y 'at' HH 'o''clock', DDD D",
+      "''yyyyMMdd''"
+    };
+    Random random = new Random(11);
+    long from = LocalDate.of(1000, 1, 1).toEpochDay() * DAY;
+    long span = LocalDate.of(9999, 12, 31).toEpochDay() * DAY - from;
+    String[] values = new String[2000];
+    LocalDateTime[] times = new LocalDateTime[values.length];
+    for (int i = 0; i < values.length; i++) {
+      long micros = from + Math.floorMod(random.nextLong(), span);
+      values[i] = i % 89 == 0 ? null : text(micros);
+      times[i] =
+          LocalDateTime.ofEpochSecond(
+              Math.floorDiv(micros, 1_000_000L),
+              (int) Math.floorMod(micros, 1_000_000L) * 1000,
+              ZoneOffset.UTC);
+    }
+    try (TimeStampMicroVector ts = timestamps(allocator, values);
+        VectorSchemaRoot batch = VectorSchemaRoot.of(ts)) {
+      batch.setRowCount(values.length);
+      for (String pattern : patterns) {
+        DateTimeFormatter java = DateTimeFormatter.ofPattern(pattern, Locale.ENGLISH);
+        Expr formatted =
+            FunctionRegistry.call("date_format", col(0, SqlType.TIMESTAMP), lit(pattern));
+        try (FieldVector out = ExpressionCompiler.compile(formatted).evaluate(batch, allocator)) {
+          VarCharVector text = (VarCharVector) out;
+          for (int i = 0; i < values.length; i++) {
+            if (values[i] == null) {
+              assertThat(text.isNull(i)).isTrue();
+            } else {
+              assertThat(new String(text.get(i), StandardCharsets.UTF_8))
+                  .as("%s as %s", values[i], pattern)
+                  .isEqualTo(times[i].format(java));
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void dateFormatNamesAnUnsupportedLetter() {
+    for (String pattern : new String[] {"yyyy-ww", "GGG yyyy", "yyyy-MM-dd'T", "yyy", ""}) {
+      assertThatThrownBy(
+              () ->
+                  ExpressionCompiler.compile(
+                      FunctionRegistry.call(
+                          "date_format", col(0, SqlType.TIMESTAMP), lit(pattern))))
+          .as(pattern)
+          .isInstanceOf(QuiverException.class)
+          .hasMessageContaining("date_format: cannot use the format '" + pattern + "'")
+          .extracting(e -> ((QuiverException) e).code())
+          .isEqualTo(ErrorCode.INVALID_ARGUMENT);
     }
   }
 
