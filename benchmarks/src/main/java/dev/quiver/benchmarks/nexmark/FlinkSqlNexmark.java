@@ -44,6 +44,7 @@ final class FlinkSqlNexmark implements NexmarkEngine {
         ClusterSettings.configuration(
             options.parallelism(), options.managedMemory(), ClusterSettings.freePort());
     configuration.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.STREAMING);
+    options.flinkConf().forEach(configuration::setString);
     this.cluster = LocalCluster.create(configuration, options.parallelism());
   }
 

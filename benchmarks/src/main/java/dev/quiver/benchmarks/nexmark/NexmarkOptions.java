@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.util.TimeUtils;
 
 /**
@@ -28,6 +29,10 @@ import org.apache.flink.util.TimeUtils;
  *     QuiverSession.STREAM_CHECKPOINT_MILLIS})
  * @param quiverResults where Quiver's result rows are counted: in a sink inside the job, as Flink's
  *     are (default), or at the caller after the session hands them over
+ * @param quiverTaskBudget the bytes of Arrow memory each Quiver task may hold; empty: its share of
+ *     the slot's managed memory, the session's default
+ * @param flinkConf extra configuration of the Flink SQL engine's MiniCluster (e.g. {@code
+ *     state.backend.type=forst})
  */
 public record NexmarkOptions(
     long events,
@@ -40,7 +45,9 @@ public record NexmarkOptions(
     List<Engine.Kind> engines,
     Map<String, String> flinkSql,
     Optional<Duration> quiverCheckpoints,
-    QuiverResults quiverResults) {
+    QuiverResults quiverResults,
+    Optional<Long> quiverTaskBudget,
+    Map<String, String> flinkConf) {
 
   /** Where Quiver's result rows are counted ({@code --quiver-results}). */
   enum QuiverResults {
@@ -56,7 +63,7 @@ public record NexmarkOptions(
       "quiver nexmark (NexmarkBenchmark): Nexmark queries on Quiver and Flink 2.3 streaming SQL over the same"
           + " generator.\n"
           + "  --events N             events per run (default 10,000,000)\n"
-          + "  --queries LIST         e.g. 0,1,2 (default 0,1,2,5,7,8)\n"
+          + "  --queries LIST         e.g. 0,1,2 (default 0,1,2,5,7,8; also 17)\n"
           + "  --parallelism N        (default 2)\n"
           + "  --rate N               event-time rate, events per second of event time (default"
           + " 10,000, the spec's)\n"
@@ -67,14 +74,18 @@ public record NexmarkOptions(
           + "  --timeout-seconds N    per query and engine (default 900)\n"
           + "  --engines LIST         quiver,flink (default: both)\n"
           + "  --flink-sql KEY=VALUE  a Flink SQL table option, repeatable\n"
+          + "  --flink-conf KEY=VALUE a configuration option of Flink SQL's MiniCluster, repeatable"
+          + " (e.g. state.backend.type=forst)\n"
           + "  --quiver-checkpoint-interval DURATION  e.g. 10s (default: the session's, 1 s)\n"
           + "  --quiver-results sink|caller  count Quiver's rows in a sink inside the job, as"
-          + " Flink's are (default), or at the caller through the session's result path\n";
+          + " Flink's are (default), or at the caller through the session's result path\n"
+          + "  --quiver-task-budget SIZE  Arrow memory per Quiver task, e.g. 16m (default: its"
+          + " share of the slot's managed memory)\n";
 
   static NexmarkOptions parse(String... args) {
     long events = 10_000_000;
     List<NexmarkQuery> queries = new ArrayList<>();
-    NexmarkQuery.AVAILABLE.forEach(q -> queries.add(new NexmarkQuery(q)));
+    NexmarkQuery.DEFAULT.forEach(q -> queries.add(new NexmarkQuery(q)));
     int parallelism = 2;
     NexmarkConfig config = NexmarkConfig.DEFAULT;
     long warmupEvents = 3_000_000;
@@ -83,6 +94,8 @@ public record NexmarkOptions(
     List<Engine.Kind> engines = List.of(Engine.Kind.QUIVER, Engine.Kind.FLINK);
     Optional<Duration> quiverCheckpoints = Optional.empty();
     Map<String, String> flinkSql = new LinkedHashMap<>();
+    Map<String, String> flinkConf = new LinkedHashMap<>();
+    Optional<Long> quiverTaskBudget = Optional.empty();
     QuiverResults quiverResults = QuiverResults.SINK;
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
@@ -120,13 +133,10 @@ public record NexmarkOptions(
           }
           engines = List.copyOf(kinds);
         }
-        case "--flink-sql" -> {
-          int eq = value.indexOf('=');
-          if (eq <= 0) {
-            throw new IllegalArgumentException("--flink-sql takes KEY=VALUE, not " + value);
-          }
-          flinkSql.put(value.substring(0, eq), value.substring(eq + 1));
-        }
+        case "--flink-sql" -> keyValue(name, value, flinkSql);
+        case "--flink-conf" -> keyValue(name, value, flinkConf);
+        case "--quiver-task-budget" ->
+            quiverTaskBudget = Optional.of(MemorySize.parse(value).getBytes());
         case "--quiver-checkpoint-interval" -> {
           Duration interval = TimeUtils.parseDuration(value);
           if (interval.isNegative() || interval.isZero()) {
@@ -161,6 +171,16 @@ public record NexmarkOptions(
         engines,
         Map.copyOf(flinkSql),
         quiverCheckpoints,
-        quiverResults);
+        quiverResults,
+        quiverTaskBudget,
+        Map.copyOf(flinkConf));
+  }
+
+  private static void keyValue(String option, String value, Map<String, String> into) {
+    int eq = value.indexOf('=');
+    if (eq <= 0) {
+      throw new IllegalArgumentException(option + " takes KEY=VALUE, not " + value);
+    }
+    into.put(value.substring(0, eq), value.substring(eq + 1));
   }
 }

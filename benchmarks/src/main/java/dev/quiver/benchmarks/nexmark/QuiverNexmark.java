@@ -8,6 +8,7 @@ import dev.quiver.flink.runtime.RowCountSink;
 import dev.quiver.flink.session.PlannedQuery;
 import dev.quiver.flink.session.QuiverSession;
 import dev.quiver.flink.session.RowCount;
+import dev.quiver.flink.session.SessionBuilder;
 import dev.quiver.flink.session.SqlResult;
 import dev.quiver.nexmark.EventKind;
 import dev.quiver.nexmark.NexmarkConfig;
@@ -75,11 +76,10 @@ final class QuiverNexmark implements NexmarkEngine {
         .quiverCheckpoints()
         .ifPresent(
             interval -> configuration.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval));
-    this.session =
-        QuiverSession.builder()
-            .parallelism(options.parallelism())
-            .configuration(configuration)
-            .build();
+    SessionBuilder builder =
+        QuiverSession.builder().parallelism(options.parallelism()).configuration(configuration);
+    options.quiverTaskBudget().ifPresent(builder::taskMemoryBudget);
+    this.session = builder.build();
   }
 
   NexmarkOptions options() {

@@ -118,6 +118,8 @@ class NexmarkFlinkSqlTest {
         parsed.engines(),
         parsed.flinkSql(),
         parsed.quiverCheckpoints(),
-        parsed.quiverResults());
+        parsed.quiverResults(),
+        parsed.quiverTaskBudget(),
+        parsed.flinkConf());
   }
 }
