@@ -15,10 +15,12 @@ import java.util.function.IntConsumer;
 import org.jline.utils.Signals;
 
 /**
- * {@code quiver sql --savepoint-dir DIR}: Ctrl-C (SIGINT) or SIGTERM while a streaming query runs
- * stops its job with a savepoint in DIR instead of cancelling it, and the command ends as if the
- * stream had: the rows the job emitted before the savepoint are written, the output committed, and
- * the exit status is 0. {@code --from-savepoint PATH} starts the query again from there.
+ * {@code quiver sql --savepoint-dir DIR}: Ctrl-C (SIGINT) or SIGTERM while a streaming query or a
+ * streaming {@code INSERT} runs stops its job with a savepoint in DIR instead of cancelling it, and
+ * the command ends as if the stream had: a query's rows emitted before the savepoint are written
+ * and the output committed; an INSERT's sink has committed what the savepoint holds and its rows
+ * written are printed; the exit status is 0. {@code --from-savepoint PATH} starts the query or the
+ * INSERT again from there.
  *
  * <pre>
  *   SIGINT/SIGTERM ─► stop-with-savepoint (this handler's thread; returns when it is complete)
@@ -28,10 +30,9 @@ import org.jline.utils.Signals;
  *
  * The handlers replace the JVM's for the two signals (which would exit with status 128 + signal and
  * run {@link CancelOnExit}'s hook) while the command runs. Whenever the signal finds nothing to
- * stop with a savepoint (no query yet, a batch query, an {@code INSERT}, whose job the session
- * cannot resume), or the savepoint fails (its one-line reason is printed first), or it is a second
- * signal while the savepoint is taken, the handler exits as the JVM would, and the hook cancels the
- * job.
+ * stop with a savepoint (no query yet, a batch query or INSERT), or the savepoint fails (its
+ * one-line reason is printed first), or it is a second signal while the savepoint is taken, the
+ * handler exits as the JVM would, and the hook cancels the job.
  */
 final class SavepointOnStop implements AutoCloseable {
   /** The signals a user stops the command with, and the JVM's exit status for each. */
@@ -124,10 +125,7 @@ final class SavepointOnStop implements AutoCloseable {
    */
   void stop(int status) {
     SqlResult result = query;
-    if (result == null
-        || !result.streaming()
-        || result.insertInto().isPresent()
-        || !stopping.compareAndSet(false, true)) {
+    if (result == null || !result.streaming() || !stopping.compareAndSet(false, true)) {
       exit.accept(status);
       return;
     }

@@ -2,7 +2,6 @@ package dev.quiver.cli;
 
 import dev.quiver.cli.format.ResultFormat;
 import dev.quiver.flink.session.QuiverSession;
-import dev.quiver.sql.SqlPlanner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -88,20 +87,21 @@ final class SqlCommand implements Callable<Integer> {
       names = "--savepoint-dir",
       paramLabel = "DIR",
       description =
-          "Ctrl-C (or SIGTERM) stops a streaming query with a savepoint in DIR instead of"
-              + " cancelling it: the rows emitted before it are written, stderr names the"
-              + " savepoint for --from-savepoint, exit status 0. A batch query or an INSERT is"
-              + " cancelled as without it; a second Ctrl-C cancels. With --cluster, a path every"
-              + " node reaches.")
+          "Ctrl-C (or SIGTERM) stops a streaming query or INSERT with a savepoint in DIR instead"
+              + " of cancelling it: the rows emitted before it are written (an INSERT's sink"
+              + " commits them), stderr names the savepoint for --from-savepoint, exit status 0."
+              + " A batch query or INSERT is cancelled as without it; a second Ctrl-C cancels."
+              + " With --cluster, a path every node reaches.")
   String savepointDir;
 
   @Option(
       names = "--from-savepoint",
       paramLabel = "PATH",
       description =
-          "Start the script's streaming query (its one statement besides CREATE / DROP TABLE)"
-              + " from the savepoint PATH that --savepoint-dir gave: where the stopped query's"
-              + " sources and state were. Same query, tables and --parallelism as then.")
+          "Start the script's streaming query or INSERT (its one statement besides CREATE / DROP"
+              + " TABLE) from the savepoint PATH that --savepoint-dir gave: where the stopped"
+              + " job's sources, state and sink were. Same statement, tables and --parallelism as"
+              + " then.")
   String fromSavepoint;
 
   @Mixin SessionOptions session;
@@ -159,8 +159,8 @@ final class SqlCommand implements Callable<Integer> {
   }
 
   /**
-   * {@code --from-savepoint} starts one query: a script with none or several is a usage error, as
-   * is an {@code INSERT} (the session restores only a query's job).
+   * {@code --from-savepoint} starts one query or INSERT: a script with none or several is a usage
+   * error.
    */
   private void checkResumable(String sql) {
     if (fromSavepoint == null) {
@@ -173,10 +173,6 @@ final class SqlCommand implements Callable<Integer> {
           "--from-savepoint starts one streaming query, and the input has "
               + queries.size()
               + " statements besides CREATE / DROP TABLE");
-    }
-    if (SqlPlanner.isInsert(queries.get(0))) {
-      throw new ParameterException(
-          spec.commandLine(), "--from-savepoint starts a query (SELECT), not an INSERT");
     }
   }
 

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code quiver sql --savepoint-dir} over a Kafka topic, in a JVM of its own stopped the way a user
  * stops it (SIGTERM, as Ctrl-C's SIGINT): the job stops with a savepoint, every row it emitted
  * before is printed, and the command exits with status 0 naming the savepoint; {@code
- * --from-savepoint} then goes on where it stopped. The two outputs are every expected row once.
+ * --from-savepoint} then goes on where it stopped. The two outputs are every expected row once;
+ * for an {@code INSERT} into an exactly-once Kafka topic, the topic's committed records are.
  *
  * <pre>
  *   clicks 0..39 ─► run 1 prints them ─► clicks 40..79 sent, SIGTERM at once (some of them are
@@ -92,6 +93,92 @@ class SavepointSqlCommandTest {
     List<String> both = new ArrayList<>(before);
     both.addAll(after);
     assertThat(both).containsExactlyInAnyOrderElementsOf(expected(0, 120));
+  }
+
+  /**
+   * The same for a streaming INSERT into an exactly-once Kafka topic: run 1 is stopped with a
+   * savepoint (its sink commits what it wrote before it), clicks arrive while it is stopped, run 2
+   * goes on from the savepoint; the topic's committed records are the checkout clicks of 0..119,
+   * each once.
+   */
+  @Test
+  void aStoppedInsertGoesOnFromItsSavepointWritingEveryRowOnce() throws Exception {
+    KAFKA.createTopic("visits", 1);
+    KAFKA.createTopic("checkouts", 1);
+    Path script = dir.resolve("insert.sql");
+    Files.writeString(
+        script,
+        """
+        CREATE TABLE clicks (id BIGINT NOT NULL, url STRING) WITH (
+          'connector' = 'kafka', 'topic' = 'visits', 'format' = 'json',
+          'properties.bootstrap.servers' = '%1$s'
+        );
+        CREATE TABLE checkouts (id BIGINT NOT NULL, url STRING) WITH (
+          'connector' = 'kafka', 'topic' = 'checkouts', 'format' = 'json',
+          'properties.bootstrap.servers' = '%1$s'
+        );
+        INSERT INTO checkouts SELECT id, url FROM clicks WHERE url LIKE '%%checkout%%';
+        """
+            .formatted(KAFKA.bootstrapServers()),
+        UTF_8);
+    Path savepoints = dir.resolve("savepoints");
+    send("visits", 0, 40);
+    Run first = start("first", "--savepoint-dir", savepoints.toString(), "-f", script.toString());
+    try {
+      awaitCommitted(first, expected(0, 40));
+      send("visits", 40, 80);
+      first.exit(0);
+    } finally {
+      first.process.destroyForcibly();
+    }
+    List<String> notes = first.notes();
+    assertThat(notes).last().asString().startsWith("quiver: stopped with a savepoint: ");
+    Matcher stopped = STOPPED.matcher(notes.get(notes.size() - 1));
+    assertThat(stopped.matches()).as(notes.toString()).isTrue();
+    assertThat(committed()).doesNotHaveDuplicates().containsAll(expected(0, 40));
+
+    send("visits", 80, 120);
+    Run second =
+        start(
+            "second",
+            "--from-savepoint",
+            stopped.group(1),
+            "--savepoint-dir",
+            savepoints.toString(),
+            "-f",
+            script.toString());
+    try {
+      awaitCommitted(second, expected(0, 120));
+      second.exit(0);
+    } finally {
+      second.process.destroyForcibly();
+    }
+    assertThat(committed()).containsExactlyInAnyOrderElementsOf(expected(0, 120));
+  }
+
+  /** The committed records of topic {@code checkouts}, as {@code id,url}. */
+  private static List<String> committed() {
+    Pattern json =
+        Pattern.compile("\\{\\s*\"id\"\\s*:\\s*(\\d+)\\s*,\\s*\"url\"\\s*:\\s*\"([^\"]*)\"\\s*}");
+    List<String> rows = new ArrayList<>();
+    for (String value : KAFKA.values("checkouts", true)) {
+      Matcher m = json.matcher(value);
+      assertThat(m.matches()).as(value).isTrue();
+      rows.add(m.group(1) + "," + m.group(2));
+    }
+    return rows;
+  }
+
+  /** Waits until topic {@code checkouts} has committed {@code rows}, {@code run} still running. */
+  private static void awaitCommitted(Run run, List<String> rows) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (!new HashSet<>(committed()).containsAll(rows)) {
+      assertThat(run.process.isAlive())
+          .as("the CLI ended: %s", Files.readString(run.err, UTF_8))
+          .isTrue();
+      assertThat(System.nanoTime()).as("%s committed within 90 s", rows).isLessThan(deadline);
+      Thread.sleep(100);
+    }
   }
 
   @Test
@@ -199,12 +286,17 @@ class SavepointSqlCommandTest {
 
     /** SIGTERM, as Ctrl-C's SIGINT; the exit status is {@code status}; the rows printed. */
     List<String> stop(int status) throws Exception {
+      exit(status);
+      return rows();
+    }
+
+    /** SIGTERM, as Ctrl-C's SIGINT; the exit status is {@code status}. */
+    void exit(int status) throws Exception {
       process.destroy();
       assertThat(process.waitFor(CancelOnExit.WAIT.toSeconds() + 30, TimeUnit.SECONDS))
           .as("the CLI exited")
           .isTrue();
       assertThat(process.exitValue()).as(Files.readString(err, UTF_8)).isEqualTo(status);
-      return rows();
     }
 
     /** The result rows printed so far: stdout without its CSV header. */

@@ -124,10 +124,13 @@ final class NexmarkRun {
     // later (Emitter), which is when it emitted t, or at most one bucket of events earlier. The
     // bucket after t's (rounding up) would drop the samples of a reader's last batch, whose last
     // event is in t's bucket: all of them for a short run of a batch or two per reader.
-    int bucket = (int) (needed / BUCKET_MILLIS);
-    if (bucket >= buckets) {
+    // A watermark past the run's event time (Flink's mini-batch assigner sends processing-time
+    // watermarks, about 1.7e12 ms) is no sample, and would overflow an int bucket.
+    long after = needed / BUCKET_MILLIS;
+    if (after >= buckets) {
       return;
     }
+    int bucket = (int) after;
     // The last of the readers that have got there: all of them when the sink's input was
     // shuffled (its watermark is the minimum over every reader's); when the sink is fed by one
     // reader through forward edges, readers ahead of it may count, which shortens a sample by at
