@@ -158,6 +158,10 @@ class UpdatingAggregateColdTest {
           .as("the cold groups come back cold")
           .isGreaterThanOrEqualTo(cold);
       assertThat(restoredBudget.used()).isLessThanOrEqualTo(BUDGET);
+      assertThat(restoredSpace.largestPut())
+          .as("the entries go back a bounded chunk at a time")
+          .isLessThanOrEqualTo(1024);
+      assertThat(restoredSpace.puts()).isGreaterThanOrEqualTo(cold / 1024);
       second.forEach(batch -> operator.add(0, batch));
       operator.finish(0);
     }
