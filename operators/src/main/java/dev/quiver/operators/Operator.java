@@ -1,5 +1,8 @@
 package dev.quiver.operators;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -123,6 +126,34 @@ public interface Operator extends AutoCloseable {
    */
   default void restoreState(byte[] state) {
     throw new UnsupportedOperationException(this + " keeps no state to restore");
+  }
+
+  /**
+   * Writes the state to {@code out} as it goes, without assembling it first: the same content as
+   * {@link #snapshotState()} (an operator that overrides this overrides both, {@link
+   * StateStreams#toBytes} gives the array). {@code out} is not closed, and nothing but this state
+   * is written to it. The default writes {@link #snapshotState()}'s array: operators whose state is
+   * small keep it.
+   *
+   * @throws IOException if {@code out} fails (the checkpoint fails, the operator is unchanged)
+   * @throws UnsupportedOperationException if the operator is not stateful
+   */
+  default void snapshotState(OutputStream out) throws IOException {
+    out.write(snapshotState());
+  }
+
+  /**
+   * Continues from a state {@link #snapshotState(OutputStream)} wrote, read from {@code in} up to
+   * its end (the caller bounds {@code in} to this one state); as {@link #restoreState(byte[])}, on
+   * a freshly created operator before any input. An operator reads what it restores batch by batch
+   * and holds no more of the stream at once than a batch (or a bounded chunk of entries). The
+   * default reads the whole stream into an array for {@link #restoreState(byte[])}.
+   *
+   * @throws IOException if {@code in} fails
+   * @throws UnsupportedOperationException if the operator is not stateful
+   */
+  default void restoreState(InputStream in) throws IOException {
+    restoreState(in.readAllBytes());
   }
 
   /** Releases everything the operator holds. Idempotent. */

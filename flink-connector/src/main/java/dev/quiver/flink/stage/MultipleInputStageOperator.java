@@ -143,14 +143,17 @@ public class MultipleInputStageOperator extends AbstractStreamOperatorV2<BatchRe
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
     state = new StageState();
-    state.initialize(context);
+    state.initialize(
+        context,
+        StageState.directory(
+            environment, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask()));
   }
 
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
     if (state != null) {
-      state.snapshot(driver);
+      state.snapshot(driver, context);
     }
   }
 
@@ -230,7 +233,13 @@ public class MultipleInputStageOperator extends AbstractStreamOperatorV2<BatchRe
       }
       super.close();
     } finally {
-      releaseMemory();
+      try {
+        releaseMemory();
+      } finally {
+        if (state != null) {
+          state.discard(); // a restore that open did not reach leaves its copy
+        }
+      }
     }
   }
 

@@ -14,6 +14,10 @@ import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.spill.SpillSpace;
 import dev.quiver.state.spill.FileSpillSpace;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -141,18 +145,14 @@ final class StageDriver implements AutoCloseable {
   }
 
   /**
-   * The task's state for a checkpoint: its stateful operators' states, whether its pipeline had
+   * The task's control entries for a checkpoint ({@link StageState}): whether its pipeline had
    * started (run its leading sources) and, when it keeps its input order, what its bounded inputs
-   * brought ({@link StageState} entries). The caller flushed the pipeline first.
+   * brought. Its stateful operators' states are not among them: {@link #snapshotOperators} streams
+   * them. The caller flushed the pipeline first.
    */
   List<byte[]> snapshot() {
     List<byte[]> state = new ArrayList<>();
     try {
-      pipeline
-          .snapshotState()
-          .forEach(
-              (position, bytes) ->
-                  state.add(StageState.entry(StageState.OPERATOR, position, bytes)));
       if (pipeline.isStarted()) {
         state.add(StageState.entry(StageState.STARTED, 0, new byte[0]));
       }
@@ -166,30 +166,70 @@ final class StageDriver implements AutoCloseable {
   }
 
   /**
-   * Restores a state from {@link #snapshot} into this task's new pipeline, before any record: the
-   * operators' states first, then the pipeline started again if it had started and the bounded
-   * inputs' batches replayed. The VALUES the pipeline reaches meanwhile ran before the checkpoint:
-   * those whose rows the task keeps ({@link StageTaskFactory#keepsSourceRows}: a join's VALUES
-   * build side) run again, the others not (their rows are downstream, or in a restored updating
-   * aggregate's groups). What the pipeline emits meanwhile is dropped: it emitted the same before
-   * the checkpoint, and that went downstream ahead of the barrier (the groups of an aggregate of a
-   * table whose input had ended, the unmatched rows of a finished join). The replay rebuilds the
-   * state; it sends nothing again.
+   * Whether the pipeline has stateful operators, whose states {@link #snapshotOperators} writes.
+   */
+  boolean hasOperatorState() {
+    return pipeline.hasState();
+  }
+
+  /**
+   * Writes the stateful operators' states to {@code out} as they go ({@link
+   * TaskPipeline#snapshotState(OutputStream)}), for the same checkpoint as {@link #snapshot}.
+   */
+  void snapshotOperators(OutputStream out) throws IOException {
+    try {
+      pipeline.snapshotState(out);
+    } catch (RuntimeException e) {
+      throw located(e);
+    }
+  }
+
+  /**
+   * Restores a state from {@link #snapshot} and {@link #snapshotOperators} into this task's new
+   * pipeline, before any record: the operators' states first ({@code operators}, the stream {@link
+   * #snapshotOperators} wrote, or null for a checkpoint without one: then from the {@link
+   * StageState#OPERATOR} entries of {@code state}, as checkpoints before the stream wrote them),
+   * then the pipeline started again if it had started and the bounded inputs' batches replayed. The
+   * VALUES the pipeline reaches meanwhile ran before the checkpoint: those whose rows the task
+   * keeps ({@link StageTaskFactory#keepsSourceRows}: a join's VALUES build side) run again, the
+   * others not (their rows are downstream, or in a restored updating aggregate's groups). What the
+   * pipeline emits meanwhile is dropped: it emitted the same before the checkpoint, and that went
+   * downstream ahead of the barrier (the groups of an aggregate of a table whose input had ended,
+   * the unmatched rows of a finished join). The replay rebuilds the state; it sends nothing again.
+   */
+  /**
+   * {@link #restore(Iterable, InputStream)} of a state whose operators' states are in {@code
+   * state}.
    */
   void restore(Iterable<byte[]> state) {
-    Map<Integer, byte[]> operators = new HashMap<>();
+    try {
+      restore(state, null);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // no stream was read
+    }
+  }
+
+  void restore(Iterable<byte[]> state, InputStream operators) throws IOException {
+    Map<Integer, byte[]> arrays = new HashMap<>();
     List<byte[]> inputs = new ArrayList<>();
     boolean started = false;
     for (byte[] entry : state) {
       switch (StageState.kind(entry)) {
-        case StageState.OPERATOR ->
-            operators.put(StageState.index(entry), StageState.payload(entry));
+        case StageState.OPERATOR -> arrays.put(StageState.index(entry), StageState.payload(entry));
         case StageState.STARTED -> started = true;
         default -> inputs.add(entry);
       }
     }
     try {
-      pipeline.restoreState(operators);
+      if (operators != null) {
+        if (!arrays.isEmpty()) {
+          throw new IllegalStateException(
+              "a checkpoint holds operator states both as list entries and as a stream");
+        }
+        pipeline.restoreState(operators);
+      } else {
+        pipeline.restoreState(arrays);
+      }
       if (started || !inputs.isEmpty()) {
         keepInputOrder();
         replaying = true;

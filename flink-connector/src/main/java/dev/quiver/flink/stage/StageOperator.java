@@ -50,14 +50,15 @@ public abstract class StageOperator extends BatchOperator {
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
     state = new StageState();
-    state.initialize(context);
+    state.initialize(
+        context, StageState.directory(getContainingTask().getEnvironment(), partition()));
   }
 
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
     if (state != null) {
-      state.snapshot(driver);
+      state.snapshot(driver, context);
     }
   }
 
@@ -175,7 +176,13 @@ public abstract class StageOperator extends BatchOperator {
           memory = null;
         }
       } finally {
-        super.close();
+        try {
+          super.close();
+        } finally {
+          if (state != null) {
+            state.discard(); // a restore that open did not reach leaves its copy
+          }
+        }
       }
     }
   }

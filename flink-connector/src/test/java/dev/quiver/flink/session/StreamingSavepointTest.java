@@ -9,6 +9,8 @@ import dev.quiver.flink.testing.KafkaBroker;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
 import dev.quiver.testing.ArrowLeakCheck;
+import java.io.DataInputStream;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +22,8 @@ import java.util.Optional;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.runtime.checkpoint.Checkpoints;
+import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -69,6 +73,9 @@ class StreamingSavepointTest {
         before.addAll(stream.rows()); // what the job emitted before the savepoint; then it ends
       }
       assertThat(Path.of(java.net.URI.create(savepoint)).resolve("_metadata")).isRegularFile();
+      assertThat(rawStatePartitions(savepoint))
+          .as("the open windows are in raw operator state, one partition per aggregate task")
+          .isGreaterThanOrEqualTo(2);
       // The windows ending after T0 + 10.99 s were open: their rows were not emitted.
       LocalDateTime open = LocalDateTime.of(2026, 1, 1, 0, 0, 11);
       assertThat(before).allMatch(row -> ((LocalDateTime) row.get(1)).isBefore(open));
@@ -90,6 +97,25 @@ class StreamingSavepointTest {
       List<List<Object>> both = new ArrayList<>(before);
       both.addAll(after);
       assertThat(both).containsExactlyInAnyOrderElementsOf(expected);
+    }
+  }
+
+  /** Partitions of raw operator state in {@code savepoint}, over all its operators and subtasks. */
+  static long rawStatePartitions(String savepoint) throws IOException {
+    Path metadata = Path.of(java.net.URI.create(savepoint)).resolve("_metadata");
+    try (DataInputStream in = new DataInputStream(Files.newInputStream(metadata))) {
+      CheckpointMetadata loaded =
+          Checkpoints.loadCheckpointMetadata(
+              in, StreamingSavepointTest.class.getClassLoader(), savepoint);
+      return loaded.getOperatorStates().stream()
+          .flatMap(operator -> operator.getStates().stream())
+          .flatMap(subtask -> subtask.getRawOperatorState().stream())
+          .mapToLong(
+              handle ->
+                  handle.getStateNameToPartitionOffsets().values().stream()
+                      .mapToLong(info -> info.getOffsets().length)
+                      .sum())
+          .sum();
     }
   }
 

@@ -11,6 +11,7 @@ import dev.quiver.flink.testing.KafkaBroker;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
 import dev.quiver.testing.ArrowLeakCheck;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * GROUP BY over a stream without an event-time window, on a real Kafka broker: the result is a
@@ -245,6 +247,54 @@ class UpdatingAggregateQueryTest {
             .as("one +I per group")
             .isEqualTo(1500);
       }
+    }
+  }
+
+  /**
+   * The cold groups of a GROUP BY whose budget holds few of them go into a savepoint as raw
+   * operator state, streamed from the RocksDB store, and come back from it into the restarted
+   * query's store: the changelog before the stop and after the start, applied, is the batch answer
+   * over all records, and no group is inserted twice.
+   */
+  @Test
+  void coldGroupsComeBackFromASavepoint(@TempDir Path dir) throws Exception {
+    KAFKA.createTopic("coldsaved", 2);
+    send("coldsaved", 0, 4000);
+    KafkaBids.register(session, KAFKA, "coldsaved");
+    Configuration flink = new Configuration();
+    flink.set(TaskManagerOptions.NUM_TASK_SLOTS, 4);
+    try (QuiverSession small =
+        QuiverSession.builder()
+            .parallelism(2)
+            .configuration(flink)
+            .taskMemoryBudget(64 * 1024)
+            .build()) {
+      KafkaBids.register(small, KAFKA, "coldsaved");
+      String query =
+          "SELECT id %% 1500 AS k, count(*) AS n, sum(price) AS total, max(id) AS last FROM %s"
+              + " GROUP BY id %% 1500";
+      List<List<Object>> changes = new ArrayList<>();
+      String savepoint;
+      try (SqlResult stream = small.sql(String.format(query, "coldsaved"))) {
+        Map<List<Object>, Integer> first = batch(String.format(query, "coldsaved_now"));
+        StreamingResults.readUntil(
+            stream, changes, read -> applied(read).equals(first), "the first answer", DEADLINE);
+        savepoint = stream.stopWithSavepoint(dir);
+        changes.addAll(stream.rows());
+      }
+      assertThat(StreamingSavepointTest.rawStatePartitions(savepoint))
+          .as("the groups are in raw operator state, one partition per aggregate task")
+          .isGreaterThanOrEqualTo(2);
+      send("coldsaved", 4000, 6000);
+      Map<List<Object>, Integer> all = batch(String.format(query, "coldsaved_now"));
+      try (SqlResult resumed =
+          small.sqlFromSavepoint(String.format(query, "coldsaved"), savepoint)) {
+        StreamingResults.readUntil(
+            resumed, changes, read -> applied(read).equals(all), "the answer after", DEADLINE);
+      }
+      assertThat(changes.stream().filter(change -> change.get(0).equals("+I")).count())
+          .as("one +I per group: a restored group is updated")
+          .isEqualTo(1500);
     }
   }
 

@@ -3,10 +3,13 @@ package dev.quiver.operators.aggregate;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.kernel.RowCodec;
 import dev.quiver.operators.spill.SpillStore;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Consumer;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -23,7 +26,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   a batch's new groups   ─► load: getAll(their keys) ─► found: states decoded, reserved
  *                          ─► fold: merged into their (new) groups before the batch; old values
  *                          ─► forget: deleteAll(their keys) once the batch is folded
- *   checkpoint             ─► forEachBatch: every entry, as batches of keys and states
+ *   checkpoint             ─► writeEntries: every entry, straight from the store to the stream
+ *   restore                ─► restore: a chunk of a snapshot's entries, putAll
  * </pre>
  *
  * <p>Only the groups a batch creates in memory are looked up, one batched lookup per batch (piece),
@@ -206,32 +210,62 @@ final class ColdGroups implements AutoCloseable {
   }
 
   /**
-   * Passes every group held here, as batches of keys and states ({@code schema}), to {@code out}.
+   * Writes every group held here to {@code out} as the store holds it, entry by entry straight from
+   * {@link SpillStore#forEach}: per entry int32 key length, key, int32 value length, value ({@link
+   * UpdatingSnapshot}). Nothing is decoded and nothing is collected: the snapshot of a store larger
+   * than memory streams through.
    */
-  void forEachBatch(Consumer<VectorSchemaRoot> out) {
+  void writeEntries(DataOutputStream out) throws IOException {
     if (entries == 0) {
       return;
     }
-    int target = context.targetBatchRows();
-    byte[][] batchKeys = new byte[target][];
-    byte[][] batchValues = new byte[target][];
-    int[] rows = {0};
-    store.forEach(
-        (key, value) -> {
-          batchKeys[rows[0]] = key;
-          batchValues[rows[0]++] = value;
-          if (rows[0] == target) {
-            out.accept(decode(batchKeys, batchValues, target));
-            rows[0] = 0;
-          }
-        });
-    if (rows[0] > 0) {
-      out.accept(decode(batchKeys, batchValues, rows[0]));
+    try {
+      store.forEach(
+          (key, value) -> {
+            try {
+              out.writeInt(key.length);
+              out.write(key);
+              out.writeInt(value.length);
+              out.write(value);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
   }
 
-  private VectorSchemaRoot decode(byte[][] keyRows, byte[][] valueRows, int count) {
-    VectorSchemaRoot batch = VectorSchemaRoot.create(schema, context.allocator());
+  /**
+   * Puts {@code count} entries of a snapshot ({@link #writeEntries}) back into the store, as one
+   * write: a restore brings the cold groups back cold, a chunk at a time.
+   */
+  void restore(byte[][] keyRows, byte[][] valueRows, int count) {
+    if (count == 0) {
+      return;
+    }
+    if (store == null) {
+      store = context.spillSpace().openStore(PURPOSE);
+    }
+    store.putAll(keyRows, valueRows, count);
+    entries += count;
+  }
+
+  /**
+   * Decodes {@code count} entries of a snapshot into a batch of {@code schema} (its first {@code
+   * keys} fields the keys), in {@code allocator}: for a restore where groups cannot leave memory.
+   */
+  static VectorSchemaRoot decode(
+      Schema schema,
+      int keys,
+      byte[][] keyRows,
+      byte[][] valueRows,
+      int count,
+      BufferAllocator allocator) {
+    List<Field> fields = schema.getFields();
+    RowCodec keyCodec = RowCodec.forKeys(fields.subList(0, keys));
+    RowCodec valueCodec = RowCodec.forValues(fields.subList(keys, fields.size()));
+    VectorSchemaRoot batch = VectorSchemaRoot.create(schema, allocator);
     try {
       List<FieldVector> vectors = batch.getFieldVectors();
       keyCodec.decode(keyRows, count, vectors.subList(0, keys));

@@ -7,9 +7,13 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.StateStreams;
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateMode;
 import dev.quiver.plan.changelog.RowKind;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -72,6 +76,7 @@ public final class UpdatingAggregateOperator implements Operator {
   private final GroupFeeder feeder;
   private final GroupChanges changes; // FINAL, SINGLE
   private final ColdGroups cold; // FINAL, SINGLE with keys and a spill space; else null
+  private final int keyCount;
   private final GroupFeeder.Relief relief; // FINAL, SINGLE: evicts to cold, if there is one
   private boolean held; // PARTIAL: rows folded into the groups since they were last emitted
   private boolean started; // input or a restore came
@@ -116,6 +121,7 @@ public final class UpdatingAggregateOperator implements Operator {
     this.partial = mode == AggregateMode.PARTIAL;
     this.feed = Feed.of(layout);
     this.stateFeed = Feed.spilledStates(groupKeys.length, copy);
+    this.keyCount = groupKeys.length;
     this.stateSchema = UpdatingSnapshot.groupsSchema(layout.keyFields, copy);
     this.output = partial ? layout.output : withRowKind(layout.output);
     this.groups = new GroupStates(context, layout, copy, new Field[copy.size()], description);
@@ -254,7 +260,8 @@ public final class UpdatingAggregateOperator implements Operator {
   }
 
   /**
-   * The groups as keys and partial states, and whether a global row was emitted. Taken after {@link
+   * The groups as keys and partial states, and whether a global row was emitted ({@link
+   * UpdatingSnapshot}), assembled from {@link #snapshotState(OutputStream)}. Taken after {@link
    * #flush()}, as the task does: changelog rows still pending are not in it.
    */
   @Override
@@ -262,14 +269,28 @@ public final class UpdatingAggregateOperator implements Operator {
     if (partial) {
       return Operator.super.snapshotState();
     }
+    return StateStreams.toBytes(this);
+  }
+
+  /**
+   * Writes the groups in memory batch by batch and the cold groups entry by entry as the store
+   * holds them, straight to {@code out} ({@link UpdatingSnapshot}).
+   */
+  @Override
+  public void snapshotState(OutputStream out) throws IOException {
+    if (partial) {
+      Operator.super.snapshotState(out);
+      return;
+    }
     if (closed && !finished) {
       throw new IllegalStateException(description + " is closed: it has no state to snapshot");
     }
-    return UpdatingSnapshot.write(
+    UpdatingSnapshot.write(
+        out,
         changes.globalWritten(),
         stateSchema,
         finished ? null : groups, // released at finish: no group will change any more
-        finished || cold == null ? null : cold::forEachBatch,
+        finished ? null : cold,
         context.targetBatchRows(),
         context.allocator());
   }
@@ -281,6 +302,22 @@ public final class UpdatingAggregateOperator implements Operator {
       return;
     }
     requireNonNull(state, "state is null");
+    StateStreams.fromBytes(this, state);
+  }
+
+  /**
+   * Merges the snapshot's groups in memory into empty groups (spilling to the store when the budget
+   * refuses, as a batch does) and puts its cold entries back into the store a chunk at a time;
+   * where groups cannot leave memory (no spill space now), the cold entries are decoded and merged
+   * too.
+   */
+  @Override
+  public void restoreState(InputStream in) throws IOException {
+    if (partial) {
+      Operator.super.restoreState(in);
+      return;
+    }
+    requireNonNull(in, "in is null");
     if (started || closed) {
       throw new IllegalStateException(description + " restores its state before any input");
     }
@@ -288,12 +325,24 @@ public final class UpdatingAggregateOperator implements Operator {
     try {
       boolean written =
           UpdatingSnapshot.read(
-              state,
+              in,
               stateSchema,
               context.allocator(),
+              context.targetBatchRows(),
               batch -> {
                 try (batch) {
                   feeder.add(batch, stateFeed, relief);
+                }
+              },
+              (keys, values, count) -> {
+                if (cold != null) {
+                  cold.restore(keys, values, count);
+                } else {
+                  try (VectorSchemaRoot batch =
+                      ColdGroups.decode(
+                          stateSchema, keyCount, keys, values, count, context.allocator())) {
+                    feeder.add(batch, stateFeed, relief);
+                  }
                 }
               });
       changes.globalWritten(written);

@@ -7,10 +7,14 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.StateStreams;
 import dev.quiver.operators.kernel.WindowClock;
 import dev.quiver.operators.kernel.WindowSplitter;
 import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateMode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -319,14 +323,21 @@ public final class WindowAggregateOperator implements Operator {
 
   /**
    * The open windows' groups, spilled ones included, the watermark and the counters ({@link
-   * WindowSnapshot}), held on the heap.
+   * WindowSnapshot}), assembled from {@link #snapshotState(OutputStream)}.
    */
   @Override
   public byte[] snapshotState() {
+    return StateStreams.toBytes(this);
+  }
+
+  /** Writes the header, then the open windows' groups batch by batch as they come. */
+  @Override
+  public void snapshotState(OutputStream out) throws IOException {
     if (closed && !finished) {
       throw new IllegalStateException(description + " is closed: it has no state to snapshot");
     }
-    return WindowSnapshot.write(
+    WindowSnapshot.write(
+        out,
         new WindowSnapshot.Header(clock.watermark(), clock.lateRows(), clock.rowsWithoutWindow()),
         stateSchema,
         windows);
@@ -335,6 +346,12 @@ public final class WindowAggregateOperator implements Operator {
   @Override
   public void restoreState(byte[] state) {
     requireNonNull(state, "state is null");
+    StateStreams.fromBytes(this, state);
+  }
+
+  @Override
+  public void restoreState(InputStream in) throws IOException {
+    requireNonNull(in, "in is null");
     if (started || closed) {
       throw new IllegalStateException(description + " restores its state before any input");
     }
@@ -343,7 +360,7 @@ public final class WindowAggregateOperator implements Operator {
     try {
       WindowSnapshot.Header header =
           WindowSnapshot.read(
-              state,
+              in,
               stateSchema,
               context.allocator(),
               groups -> fold(groups, endKey, stateFeed, Long.MIN_VALUE));

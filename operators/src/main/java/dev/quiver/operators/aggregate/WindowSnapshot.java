@@ -2,31 +2,22 @@ package dev.quiver.operators.aggregate;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
-import dev.quiver.operators.memory.BatchTransfer;
+import dev.quiver.operators.kernel.BatchStreams;
 import dev.quiver.plan.aggregate.AggregateCall;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.VectorUnloader;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
-import org.apache.arrow.vector.ipc.WriteChannel;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
-import org.apache.arrow.vector.ipc.message.IpcOption;
-import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The checkpointed state of a {@link WindowAggregateOperator}, one byte array:
+ * The checkpointed state of a {@link WindowAggregateOperator}, written to a stream batch by batch:
  *
  * <pre>
  *   version                 1 byte: {@value #VERSION}
@@ -46,18 +37,20 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * refuses: every accumulator state comes back as it was, so the restored operator emits the rows
  * the snapshotted one would have, at the same watermarks.
  *
- * <p>The snapshot is one byte array: the spilled groups are read from disk batch by batch, but the
- * whole snapshot is still held on the heap, spilled windows included. Writing it to Flink's
- * checkpoint streams instead is the next step. Only the order of the groups within a window may
- * differ: the key table numbers the new keys of one batch in the order its vectorized probe settles
- * them, not in row order (the order of an aggregate's output is not part of its result, as in
- * Flink, whose timers fire in heap order). A later format gets a new version; {@link #read} refuses
- * versions it does not know.
+ * <p>The groups go to the stream as they come, spilled runs read back from disk batch by batch, so
+ * the snapshot path holds one batch at a time however many windows are open (the stream layout is
+ * the one the byte arrays of earlier releases had: they read as they are). Only the order of the
+ * groups within a window may differ: the key table numbers the new keys of one batch in the order
+ * its vectorized probe settles them, not in row order (the order of an aggregate's output is not
+ * part of its result, as in Flink, whose timers fire in heap order). A later format gets a new
+ * version; {@link #read} refuses versions it does not know.
  */
 final class WindowSnapshot {
   static final byte VERSION = 2;
   private static final byte FIRST_VERSION = 1; // no repeated groups: read as version 2
   private static final int HEADER_BYTES = 1 + 3 * Long.BYTES;
+  private static final BatchStreams.Names NAMES =
+      new BatchStreams.Names("a window aggregate state", "groups", "an aggregate of groups");
 
   /** The scalar part of the state. */
   record Header(long watermark, long lateRows, long rowsWithoutWindow) {}
@@ -87,71 +80,47 @@ final class WindowSnapshot {
     return new Schema(fields);
   }
 
-  /** The state of {@code header} and the groups of {@code windows}, written as {@code schema}. */
-  static byte[] write(Header header, Schema schema, OpenWindows windows) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+  /**
+   * Writes to {@code out} the state of {@code header} and the groups of {@code windows}, as {@code
+   * schema}: each batch of groups as the windows pass it on (spilled runs read back batch by
+   * batch).
+   */
+  static void write(OutputStream out, Header header, Schema schema, OpenWindows windows)
+      throws IOException {
     ByteBuffer scalars = ByteBuffer.allocate(HEADER_BYTES);
     scalars.put(VERSION);
     scalars.putLong(header.watermark()).putLong(header.lateRows());
     scalars.putLong(header.rowsWithoutWindow());
-    bytes.write(scalars.array(), 0, HEADER_BYTES);
-    WriteChannel channel = new WriteChannel(Channels.newChannel(bytes));
-    try {
-      MessageSerializer.serialize(channel, schema);
-      windows.writeStates(groups -> append(channel, groups));
-      ArrowStreamWriter.writeEndOfStream(channel, IpcOption.DEFAULT);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // a byte array does not fail
-    }
-    return bytes.toByteArray();
-  }
-
-  private static void append(WriteChannel channel, VectorSchemaRoot groups) {
-    try (ArrowRecordBatch record = new VectorUnloader(groups).getRecordBatch()) {
-      MessageSerializer.serialize(channel, record);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    out.write(scalars.array(), 0, HEADER_BYTES);
+    BatchStreams.write(out, schema, windows::writeStates);
   }
 
   /**
-   * Reads {@code state}: passes each batch of groups (valid during the call only) to {@code groups}
-   * and returns the header.
+   * Reads a state from {@code in} to its end: passes each batch of groups (valid during the call
+   * only) to {@code groups} and returns the header.
    *
-   * @throws IllegalArgumentException if {@code state} is not a snapshot of this format or its
-   *     groups are not of {@code schema}'s types (the snapshot of another aggregate)
+   * @throws IllegalArgumentException if {@code in} is not a snapshot of this format or its groups
+   *     are not of {@code schema}'s types (the snapshot of another aggregate)
+   * @throws IOException if {@code in} fails
    */
   static Header read(
-      byte[] state, Schema schema, BufferAllocator allocator, Consumer<VectorSchemaRoot> groups) {
-    if (state.length < HEADER_BYTES || state[0] < FIRST_VERSION || state[0] > VERSION) {
+      InputStream in, Schema schema, BufferAllocator allocator, Consumer<VectorSchemaRoot> groups)
+      throws IOException {
+    byte[] scalars = in.readNBytes(HEADER_BYTES);
+    if (scalars.length < HEADER_BYTES || scalars[0] < FIRST_VERSION || scalars[0] > VERSION) {
       throw new IllegalArgumentException(
           "not a window aggregate state of versions "
               + FIRST_VERSION
               + " to "
               + VERSION
               + ": "
-              + (state.length == 0 ? "empty" : "version " + state[0] + ", " + state.length)
-              + " bytes");
+              + (scalars.length == 0
+                  ? "empty"
+                  : "version " + scalars[0] + ", " + scalars.length + " bytes or more"));
     }
-    ByteBuffer scalars = ByteBuffer.wrap(state, 1, HEADER_BYTES - 1);
-    Header header = new Header(scalars.getLong(), scalars.getLong(), scalars.getLong());
-    ByteArrayInputStream in =
-        new ByteArrayInputStream(state, HEADER_BYTES, state.length - HEADER_BYTES);
-    try (ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
-      VectorSchemaRoot root = reader.getVectorSchemaRoot();
-      if (!BatchTransfer.sameTypes(root, schema)) {
-        throw new IllegalArgumentException(
-            "a window aggregate state of groups "
-                + root.getSchema()
-                + " cannot restore an aggregate of groups "
-                + schema);
-      }
-      while (reader.loadNextBatch()) {
-        groups.accept(root);
-      }
-    } catch (IOException e) {
-      throw new IllegalArgumentException("a window aggregate state is corrupt: " + e, e);
-    }
+    ByteBuffer buffer = ByteBuffer.wrap(scalars, 1, HEADER_BYTES - 1);
+    Header header = new Header(buffer.getLong(), buffer.getLong(), buffer.getLong());
+    BatchStreams.readRoots(in, schema, allocator, groups, NAMES);
     return header;
   }
 }

@@ -4,10 +4,18 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
+import dev.quiver.operators.StateStreams;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -41,11 +49,16 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * #neverEnds never ends} (a stream) holds no source back.
  *
  * <p>An unbounded task also passes {@linkplain #watermark(long) watermarks} through its operators
- * and checkpoints them: {@link #snapshotState()} and {@link #restoreState(Map)}.
+ * and checkpoints them: {@link #snapshotState(OutputStream)} and {@link #restoreState(InputStream)}
+ * write and read the stateful operators' states as one stream (a Flink task's raw operator state),
+ * {@link #snapshotState()} and {@link #restoreState(Map)} as arrays (tests, older checkpoints).
  *
  * <p>Owns its operators and sources: {@link #close()} closes every one of them.
  */
 public final class TaskPipeline implements AutoCloseable {
+  /** The first int32 of {@link #snapshotState(OutputStream)}: "QVS1". */
+  public static final int STATE_MAGIC = 0x51565331;
+
   private final PipelineNode root;
   private final List<PipelineNode.Leaf> inputs; // by stage input index
   private final List<PipelineNode.Leaf> schedule; // every leaf, depth first
@@ -261,6 +274,93 @@ public final class TaskPipeline implements AutoCloseable {
     if (started) {
       throw new IllegalStateException("a task pipeline restores its state before its first input");
     }
+    SortedMap<Integer, Operator> stateful = checkPositions(new TreeSet<>(states.keySet()));
+    stateful.forEach((position, operator) -> operator.restoreState(states.get(position)));
+  }
+
+  /**
+   * Whether an operator of this pipeline is stateful: {@link #snapshotState(OutputStream)} has one.
+   */
+  public boolean hasState() {
+    return !statefulOperators().isEmpty();
+  }
+
+  /**
+   * Writes the states of the stateful operators to {@code out} as they go ({@link
+   * Operator#snapshotState(OutputStream)}), without assembling any:
+   *
+   * <pre>
+   *   magic      int32 {@value #STATE_MAGIC} ("QVS1")
+   *   operators  int32 n, then n int32 positions (as {@link #snapshotState()} keys them)
+   *   states     per position in that order, its operator's state in {@link StateFrames} chunks
+   * </pre>
+   *
+   * The driver {@linkplain #flush() flushes} first. {@code out} is not closed.
+   *
+   * @throws IOException if {@code out} fails
+   */
+  public void snapshotState(OutputStream out) throws IOException {
+    requireNonNull(out, "out is null");
+    SortedMap<Integer, Operator> stateful = statefulOperators();
+    DataOutputStream data = new DataOutputStream(StateStreams.unclosable(out));
+    data.writeInt(STATE_MAGIC);
+    data.writeInt(stateful.size());
+    for (int position : stateful.keySet()) {
+      data.writeInt(position);
+    }
+    for (Operator operator : stateful.values()) {
+      StateFrames.Writer frames = new StateFrames.Writer(data);
+      operator.snapshotState(frames);
+      frames.finish();
+    }
+    data.flush();
+  }
+
+  /**
+   * Restores every stateful operator from a stream {@link #snapshotState(OutputStream)} wrote,
+   * before any input (and before {@link #start()}), each from its own state and no further. The
+   * positions must be exactly those of this pipeline's stateful operators, and each operator must
+   * read its state to its end: anything else is the snapshot of another plan.
+   *
+   * @throws IOException if {@code in} fails or ends early
+   */
+  public void restoreState(InputStream in) throws IOException {
+    requireNonNull(in, "in is null");
+    if (started) {
+      throw new IllegalStateException("a task pipeline restores its state before its first input");
+    }
+    DataInputStream data = new DataInputStream(StateStreams.unclosable(in));
+    int magic = data.readInt();
+    if (magic != STATE_MAGIC) {
+      throw new IllegalArgumentException(
+          "not a task pipeline state: it begins with 0x" + Integer.toHexString(magic));
+    }
+    int count = data.readInt();
+    if (count < 0 || count > 1 << 16) {
+      throw new IllegalArgumentException(
+          "a task pipeline state is corrupt: " + count + " operator states");
+    }
+    List<Integer> positions = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      positions.add(data.readInt());
+    }
+    SortedMap<Integer, Operator> stateful = checkPositions(positions);
+    for (int position : positions) {
+      Operator operator = stateful.get(position);
+      StateFrames.Reader state = new StateFrames.Reader(data);
+      operator.restoreState(state);
+      long unread = state.drain();
+      if (unread > 0) {
+        throw new IllegalArgumentException(
+            operator
+                + " left "
+                + unread
+                + " bytes of its state unread (a snapshot of another plan?)");
+      }
+    }
+  }
+
+  private SortedMap<Integer, Operator> statefulOperators() {
     SortedMap<Integer, Operator> stateful = new TreeMap<>();
     for (int i = 0; i < nodes.size(); i++) {
       Operator operator = nodes.get(i).operator;
@@ -268,16 +368,22 @@ public final class TaskPipeline implements AutoCloseable {
         stateful.put(i, operator);
       }
     }
-    if (!stateful.keySet().equals(new TreeSet<>(states.keySet()))) {
+    return stateful;
+  }
+
+  private SortedMap<Integer, Operator> checkPositions(Collection<Integer> positions) {
+    SortedMap<Integer, Operator> stateful = statefulOperators();
+    Set<Integer> given = new TreeSet<>(positions);
+    if (given.size() != positions.size() || !stateful.keySet().equals(given)) {
       throw new IllegalArgumentException(
           "a snapshot of the stateful operators at positions "
-              + new TreeSet<>(states.keySet())
+              + positions
               + " cannot restore this pipeline, whose stateful operators are at "
               + stateful.keySet()
               + " (a snapshot of another plan?):\n"
               + this);
     }
-    stateful.forEach((position, operator) -> operator.restoreState(states.get(position)));
+    return stateful;
   }
 
   /** Moves past finished leaves, running each source reached. */

@@ -10,9 +10,13 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.StateStreams;
 import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -433,19 +437,34 @@ public final class IntervalJoinOperator implements Operator {
     return true;
   }
 
+  /**
+   * The state ({@link IntervalJoinSnapshot}), assembled from {@link #snapshotState(OutputStream)}.
+   */
   @Override
   public byte[] snapshotState() {
+    return StateStreams.toBytes(this);
+  }
+
+  /** Writes the watermark and counters, then the held rows batch by batch as they are held. */
+  @Override
+  public void snapshotState(OutputStream out) throws IOException {
     if (closed) {
       throw new IllegalStateException(description + " is closed: it has no state to snapshot");
     }
     IntervalJoinSnapshot.Header header =
         new IntervalJoinSnapshot.Header(watermark, buildFinished, probeFinished);
-    return IntervalJoinSnapshot.write(header, buildSchema, build, probeSchema, probe);
+    IntervalJoinSnapshot.write(out, header, buildSchema, build, probeSchema, probe);
   }
 
   @Override
   public void restoreState(byte[] state) {
     requireNonNull(state, "state is null");
+    StateStreams.fromBytes(this, state);
+  }
+
+  @Override
+  public void restoreState(InputStream in) throws IOException {
+    requireNonNull(in, "in is null");
     if (started || closed) {
       throw new IllegalStateException(description + " restores its state before any input");
     }
@@ -453,7 +472,7 @@ public final class IntervalJoinOperator implements Operator {
     try {
       IntervalJoinSnapshot.Header header =
           IntervalJoinSnapshot.read(
-              state, buildSchema, build, probeSchema, probe, context.allocator());
+              in, buildSchema, build, probeSchema, probe, context.allocator());
       watermark = header.watermark();
       buildFinished = header.buildFinished();
       probeFinished = header.probeFinished();

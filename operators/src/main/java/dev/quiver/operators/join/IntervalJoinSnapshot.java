@@ -1,37 +1,32 @@
 package dev.quiver.operators.join;
 
+import dev.quiver.operators.StateStreams;
+import dev.quiver.operators.kernel.BatchStreams;
 import dev.quiver.operators.memory.BatchTransfer;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.BitSet;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.VectorUnloader;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
-import org.apache.arrow.vector.ipc.WriteChannel;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
-import org.apache.arrow.vector.ipc.message.IpcOption;
-import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The checkpointed state of an {@link IntervalJoinOperator}, one byte array:
+ * The checkpointed state of an {@link IntervalJoinOperator}, written to a stream batch by batch:
  *
  * <pre>
  *   version                       1 byte: {@value #VERSION}
  *   watermark                     int64, ms since the epoch (Long.MIN_VALUE: none yet)
  *   late build rows, late probe rows, build rows without time, probe rows without time: 4 × int64
  *   finished inputs               1 byte: bit 0 build, bit 1 probe
- *   build rows                    int64 length, then an Arrow IPC stream of the build rows not
- *                                 joined yet, in arrival order
- *   probe rows                    int64 length, then an Arrow IPC stream of the probe rows held
+ *   build rows                    an Arrow IPC stream (no length: its end-of-stream marker ends it)
+ *                                 of the build rows not joined yet, in arrival order
+ *   probe rows                    an Arrow IPC stream of the probe rows held
  *   matched probe rows            int32 batches, then per held probe batch in order: int32 words,
  *                                 that many int64 words of its matched bits (LEFT / FULL joins;
  *                                 no words when none matched)
@@ -40,166 +35,139 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * A restore admits the rows again as they were (no lateness check: they were on time when they
  * came), so the restored operator joins and evicts them at the same watermarks, and pads the same
  * unmatched probe rows. A later format gets a new version; {@link #read} refuses versions it does
- * not know and reads version 1 (before outer joins: no matched bits) as nothing matched.
+ * not know, reads version 2 (each stream behind an int64 length) and version 1 (as version 2
+ * without matched bits: nothing matched).
  */
 final class IntervalJoinSnapshot {
-  static final byte VERSION = 2;
+  static final byte VERSION = 3;
+  private static final byte LENGTHS_VERSION = 2; // and 1: an int64 length before each stream
   private static final int HEADER_BYTES = 1 + 5 * Long.BYTES + 1;
+  private static final BatchStreams.Names NAMES =
+      new BatchStreams.Names("an interval join state", "rows", "a join of rows");
 
   /** What the operator keeps beyond its buffers. */
   record Header(long watermark, boolean buildFinished, boolean probeFinished) {}
 
   private IntervalJoinSnapshot() {}
 
-  /** The state of {@code header} and of both buffers: their counters and pending rows. */
-  static byte[] write(
+  /** Writes to {@code out} the state of {@code header} and of both buffers, batch by batch. */
+  static void write(
+      OutputStream out,
       Header header,
       Schema buildSchema,
       IntervalJoinBuffer build,
       Schema probeSchema,
-      IntervalJoinBuffer probe) {
-    ByteBuffer scalars = ByteBuffer.allocate(HEADER_BYTES);
-    scalars.put(VERSION).putLong(header.watermark());
-    scalars.putLong(build.late()).putLong(probe.late());
-    scalars.putLong(build.withoutTime()).putLong(probe.withoutTime());
-    scalars.put((byte) ((header.buildFinished() ? 1 : 0) | (header.probeFinished() ? 2 : 0)));
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    bytes.write(scalars.array(), 0, HEADER_BYTES);
-    stream(bytes, buildSchema, build);
-    stream(bytes, probeSchema, probe);
-    ByteArrayOutputStream marks = new ByteArrayOutputStream();
-    marks.write(ByteBuffer.allocate(Integer.BYTES).putInt(probe.held().size()).array(), 0, 4);
+      IntervalJoinBuffer probe)
+      throws IOException {
+    DataOutputStream data =
+        new DataOutputStream(new BufferedOutputStream(StateStreams.unclosable(out), 1 << 16));
+    data.write(VERSION);
+    data.writeLong(header.watermark());
+    data.writeLong(build.late());
+    data.writeLong(probe.late());
+    data.writeLong(build.withoutTime());
+    data.writeLong(probe.withoutTime());
+    data.write((header.buildFinished() ? 1 : 0) | (header.probeFinished() ? 2 : 0));
+    BatchStreams.write(data, buildSchema, build::forEachPending);
+    BatchStreams.write(data, probeSchema, probe::forEachPending);
+    data.writeInt(probe.held().size());
     for (IntervalJoinBuffer.Held held : probe.held()) {
       long[] words = held.matched.toLongArray();
-      ByteBuffer buffer = ByteBuffer.allocate(Integer.BYTES + words.length * Long.BYTES);
-      buffer.putInt(words.length);
+      data.writeInt(words.length);
       for (long word : words) {
-        buffer.putLong(word);
+        data.writeLong(word);
       }
-      marks.write(buffer.array(), 0, buffer.capacity());
     }
-    bytes.write(marks.toByteArray(), 0, marks.size());
-    return bytes.toByteArray();
-  }
-
-  private static void stream(ByteArrayOutputStream out, Schema schema, IntervalJoinBuffer rows) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    WriteChannel channel = new WriteChannel(Channels.newChannel(bytes));
-    try {
-      MessageSerializer.serialize(channel, schema);
-      rows.forEachPending(batch -> append(channel, batch));
-      ArrowStreamWriter.writeEndOfStream(channel, IpcOption.DEFAULT);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // a byte array does not fail
-    }
-    out.write(ByteBuffer.allocate(Long.BYTES).putLong(bytes.size()).array(), 0, Long.BYTES);
-    out.write(bytes.toByteArray(), 0, bytes.size());
-  }
-
-  private static void append(WriteChannel channel, VectorSchemaRoot batch) {
-    try (ArrowRecordBatch record = new VectorUnloader(batch).getRecordBatch()) {
-      MessageSerializer.serialize(channel, record);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    data.flush();
   }
 
   /**
-   * Restores {@code state} into the empty buffers {@code build} and {@code probe} (their rows are
-   * admitted again, not checked for lateness: they were on time when they came) and returns the
-   * header.
+   * Restores a state read from {@code in} to its end into the empty buffers {@code build} and
+   * {@code probe} (their rows are admitted again, not checked for lateness: they were on time when
+   * they came) and returns the header.
    *
-   * @throws IllegalArgumentException if {@code state} is not a snapshot of this format or its rows
-   *     are not of the schemas' types (the snapshot of another join)
+   * @throws IllegalArgumentException if {@code in} is not a snapshot of this format or its rows are
+   *     not of the schemas' types (the snapshot of another join)
+   * @throws IOException if {@code in} fails
    */
   static Header read(
-      byte[] state,
+      InputStream in,
       Schema buildSchema,
       IntervalJoinBuffer build,
       Schema probeSchema,
       IntervalJoinBuffer probe,
-      BufferAllocator allocator) {
-    if (state.length < HEADER_BYTES || (state[0] != VERSION && state[0] != 1)) {
+      BufferAllocator allocator)
+      throws IOException {
+    int version = in.read();
+    if (version < 1 || version > VERSION) {
       throw new IllegalArgumentException(
-          "not an interval join state of version "
+          "not an interval join state of versions 1 to "
               + VERSION
               + ": "
-              + (state.length == 0 ? "empty" : "version " + state[0] + ", " + state.length)
-              + " bytes");
+              + (version < 0 ? "empty" : "version " + version));
     }
-    ByteBuffer in = ByteBuffer.wrap(state, 1, state.length - 1);
-    long watermark = in.getLong();
-    long lateBuild = in.getLong();
-    long lateProbe = in.getLong();
-    long buildWithoutTime = in.getLong();
-    long probeWithoutTime = in.getLong();
-    byte finished = in.get();
-    read(state, in, buildSchema, allocator, rows -> build.admit(rows, Long.MIN_VALUE));
-    read(state, in, probeSchema, allocator, rows -> probe.admit(rows, Long.MIN_VALUE));
-    if (state[0] >= 2) {
-      readMarks(in, probe);
-    }
-    build.counters(lateBuild, buildWithoutTime);
-    probe.counters(lateProbe, probeWithoutTime);
-    return new Header(watermark, (finished & 1) != 0, (finished & 2) != 0);
-  }
-
-  /** Sets the matched bits of the restored probe batches, which are the snapshot's, in order. */
-  private static void readMarks(ByteBuffer in, IntervalJoinBuffer probe) {
+    DataInputStream data = new DataInputStream(StateStreams.unclosable(in));
     try {
-      int batches = in.getInt();
-      if (batches != probe.held().size()) {
-        throw new IllegalArgumentException(
-            "an interval join state is corrupt: matched bits of "
-                + batches
-                + " probe batches for "
-                + probe.held().size());
+      long watermark = data.readLong();
+      long lateBuild = data.readLong();
+      long lateProbe = data.readLong();
+      long buildWithoutTime = data.readLong();
+      long probeWithoutTime = data.readLong();
+      byte finished = data.readByte();
+      readRows(data, version, buildSchema, allocator, rows -> build.admit(rows, Long.MIN_VALUE));
+      readRows(data, version, probeSchema, allocator, rows -> probe.admit(rows, Long.MIN_VALUE));
+      if (version >= 2) {
+        readMarks(data, probe);
       }
-      for (IntervalJoinBuffer.Held held : probe.held()) {
-        int count = in.getInt();
-        if (count < 0 || count > in.remaining() / Long.BYTES) {
-          throw new IllegalArgumentException("an interval join state is truncated");
-        }
-        long[] words = new long[count];
-        for (int i = 0; i < count; i++) {
-          words[i] = in.getLong();
-        }
-        held.matched.or(BitSet.valueOf(words));
-      }
-    } catch (BufferUnderflowException e) {
+      build.counters(lateBuild, buildWithoutTime);
+      probe.counters(lateProbe, probeWithoutTime);
+      return new Header(watermark, (finished & 1) != 0, (finished & 2) != 0);
+    } catch (EOFException e) {
       throw new IllegalArgumentException("an interval join state is truncated", e);
     }
   }
 
-  private static void read(
-      byte[] state,
-      ByteBuffer in,
+  private static void readRows(
+      DataInputStream in,
+      int version,
       Schema schema,
       BufferAllocator allocator,
-      Consumer<VectorSchemaRoot> batches) {
-    if (in.remaining() < Long.BYTES) {
-      throw new IllegalArgumentException("an interval join state is truncated");
-    }
-    long length = in.getLong();
-    if (length < 0 || length > in.remaining()) {
-      throw new IllegalArgumentException("an interval join state is truncated");
-    }
-    ByteArrayInputStream bytes = new ByteArrayInputStream(state, in.position(), (int) length);
-    in.position(in.position() + (int) length);
-    try (ArrowStreamReader reader = new ArrowStreamReader(bytes, allocator)) {
-      VectorSchemaRoot root = reader.getVectorSchemaRoot();
-      if (!BatchTransfer.sameTypes(root, schema)) {
-        throw new IllegalArgumentException(
-            "an interval join state of rows "
-                + root.getSchema()
-                + " cannot restore a join of rows "
-                + schema);
+      Consumer<VectorSchemaRoot> batches)
+      throws IOException {
+    if (version <= LENGTHS_VERSION) {
+      long length = in.readLong(); // the stream ends itself
+      if (length < 0) {
+        throw new IllegalArgumentException("an interval join state is truncated");
       }
-      while (reader.loadNextBatch()) {
-        batches.accept(BatchTransfer.withSchema(BatchTransfer.move(root, allocator), schema));
+    }
+    BatchStreams.read(
+        in,
+        schema,
+        allocator,
+        rows -> batches.accept(BatchTransfer.withSchema(rows, schema)),
+        NAMES);
+  }
+
+  /** Sets the matched bits of the restored probe batches, which are the snapshot's, in order. */
+  private static void readMarks(DataInputStream in, IntervalJoinBuffer probe) throws IOException {
+    int batches = in.readInt();
+    if (batches != probe.held().size()) {
+      throw new IllegalArgumentException(
+          "an interval join state is corrupt: matched bits of "
+              + batches
+              + " probe batches for "
+              + probe.held().size());
+    }
+    for (IntervalJoinBuffer.Held held : probe.held()) {
+      int count = in.readInt();
+      if (count < 0 || count > (1 << 28)) {
+        throw new IllegalArgumentException("an interval join state is truncated");
       }
-    } catch (IOException e) {
-      throw new IllegalArgumentException("an interval join state is corrupt: " + e, e);
+      long[] words = new long[count];
+      for (int i = 0; i < count; i++) {
+        words[i] = in.readLong();
+      }
+      held.matched.or(BitSet.valueOf(words));
     }
   }
 }

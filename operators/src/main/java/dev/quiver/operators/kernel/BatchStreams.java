@@ -1,9 +1,12 @@
 package dev.quiver.operators.kernel;
 
+import dev.quiver.operators.StateStreams;
 import dev.quiver.operators.memory.BatchTransfer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
@@ -30,6 +33,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * Written with Arrow's IPC classes: the {@code state} module's BatchBytes is out of reach (that
  * module depends on this one). The reader moves each batch into the operator's allocator.
+ *
+ * <p>The stream forms ({@link #write(OutputStream, Schema, Consumer)}, {@link #read(InputStream,
+ * Schema, BufferAllocator, Consumer, Names)}) have no length: the IPC stream's end-of-stream marker
+ * ends it, so a snapshot is written batch by batch as it is made, never assembled first. Arrow's
+ * channel over an {@code OutputStream} hands it at most 8 KiB per write.
  */
 public final class BatchStreams {
   private BatchStreams() {}
@@ -51,6 +59,92 @@ public final class BatchStreams {
     }
     out.write(ByteBuffer.allocate(Integer.BYTES).putInt(stream.size()).array(), 0, Integer.BYTES);
     out.writeBytes(stream.toByteArray());
+  }
+
+  /**
+   * Writes to {@code out} a stream of {@code schema}, without a length, holding every batch {@code
+   * batches} passes to the consumer it is given (each valid during that call), as each comes.
+   *
+   * @throws IOException if {@code out} fails
+   */
+  public static void write(
+      OutputStream out, Schema schema, Consumer<Consumer<VectorSchemaRoot>> batches)
+      throws IOException {
+    WriteChannel channel = new WriteChannel(Channels.newChannel(StateStreams.unclosable(out)));
+    MessageSerializer.serialize(channel, schema);
+    try {
+      batches.accept(batch -> append(channel, batch));
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    ArrowStreamWriter.writeEndOfStream(channel, IpcOption.DEFAULT);
+  }
+
+  /**
+   * Reads a stream {@link #write(OutputStream, Schema, Consumer)} wrote from {@code in}, up to its
+   * end-of-stream marker and no further: passes each batch, in {@code allocator}, to {@code
+   * batches}, which takes ownership of it.
+   *
+   * @throws IllegalArgumentException if the stream is truncated, corrupt or not of {@code schema}'s
+   *     types, worded with {@code names}
+   */
+  public static void read(
+      InputStream in,
+      Schema schema,
+      BufferAllocator allocator,
+      Consumer<VectorSchemaRoot> batches,
+      Names names) {
+    readRoots(
+        in, schema, allocator, root -> batches.accept(BatchTransfer.move(root, allocator)), names);
+  }
+
+  /**
+   * As {@link #read(InputStream, Schema, BufferAllocator, Consumer, Names)}, but passes the
+   * reader's own root, valid during the call only (the consumer copies what it keeps).
+   */
+  public static void readRoots(
+      InputStream in,
+      Schema schema,
+      BufferAllocator allocator,
+      Consumer<VectorSchemaRoot> batches,
+      Names names) {
+    try (ArrowStreamReader reader = new ArrowStreamReader(StateStreams.unclosable(in), allocator)) {
+      VectorSchemaRoot root;
+      try {
+        root = reader.getVectorSchemaRoot();
+      } catch (RuntimeException e) { // Arrow's reader fails so on a truncated stream
+        throw new IOException(e.toString(), e);
+      }
+      checkTypes(root, schema, names);
+      while (loadNext(reader)) {
+        batches.accept(root);
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException(names.state() + " is corrupt or truncated: " + e, e);
+    }
+  }
+
+  private static boolean loadNext(ArrowStreamReader reader) throws IOException {
+    try {
+      return reader.loadNextBatch();
+    } catch (RuntimeException e) { // Arrow's reader fails so on a truncated stream
+      throw new IOException(e.toString(), e);
+    }
+  }
+
+  private static void checkTypes(VectorSchemaRoot root, Schema schema, Names names) {
+    if (!BatchTransfer.sameTypes(root, schema)) {
+      throw new IllegalArgumentException(
+          names.state()
+              + " of "
+              + names.rows()
+              + " "
+              + root.getSchema()
+              + " cannot restore "
+              + names.restores()
+              + " "
+              + schema);
+    }
   }
 
   private static void append(WriteChannel channel, VectorSchemaRoot batch) {
@@ -90,18 +184,7 @@ public final class BatchStreams {
     in.position(in.position() + length);
     try (ArrowStreamReader reader = new ArrowStreamReader(stream, allocator)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
-      if (!BatchTransfer.sameTypes(root, schema)) {
-        throw new IllegalArgumentException(
-            names.state()
-                + " of "
-                + names.rows()
-                + " "
-                + root.getSchema()
-                + " cannot restore "
-                + names.restores()
-                + " "
-                + schema);
-      }
+      checkTypes(root, schema, names);
       while (reader.loadNextBatch()) {
         batches.accept(BatchTransfer.move(root, allocator));
       }

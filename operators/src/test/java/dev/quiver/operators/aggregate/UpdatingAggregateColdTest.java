@@ -15,6 +15,10 @@ import dev.quiver.plan.aggregate.AggregateCall;
 import dev.quiver.plan.aggregate.AggregateMode;
 import dev.quiver.plan.changelog.RowKind;
 import dev.quiver.testing.ArrowLeakCheck;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
@@ -112,6 +116,86 @@ class UpdatingAggregateColdTest {
     Map<List<Object>, List<Object>> expected =
         UpdatingAggregateOperatorTest.hashAggregate(allocator, keys, calls, all);
     AggregateTesting.assertResults(apply(out.rows, keys.length), expected, 1e-9);
+  }
+
+  /**
+   * A snapshot of a store far larger than the budget streams: the operator hands its stream many
+   * small writes, none larger than {@link #WRITE_BOUND} (so the snapshot path holds a bounded piece
+   * of the state at a time, not a byte array of all of it), while the snapshot is many times that
+   * bound; the restore puts the cold groups back in the new task's store, not in memory, and the
+   * restored operator ends at the answer of one run without a restore.
+   */
+  @Test
+  void aColdSnapshotStreamsThroughABoundedBuffer(BufferAllocator allocator) throws IOException {
+    int[] keys = {3, 9};
+    List<AggregateCall> calls = WITHOUT_SKETCH;
+    List<VectorSchemaRoot> first =
+        HashAggregateOperatorTest.batches(allocator, 95, keys, 60, 1000, 0.01, 2000);
+    List<VectorSchemaRoot> second = input(allocator, 96, keys);
+    UpdatingAggregateOperatorTest.Changelog out = new UpdatingAggregateOperatorTest.Changelog(1024);
+    MemorySpillSpace space = new MemorySpillSpace();
+    MemoryBudget budget = new MemoryBudget("cold test", BUDGET);
+    CountingOutputStream counted = new CountingOutputStream();
+    long cold;
+    try (UpdatingAggregateOperator operator = single(allocator, budget, space, keys, calls, out)) {
+      first.forEach(batch -> operator.add(0, batch));
+      operator.flush();
+      cold = space.storedEntries();
+      assertThat(cold).isGreaterThan(40_000);
+      operator.snapshotState(counted);
+    }
+    assertThat(counted.total)
+        .as("the snapshot is many times the largest write")
+        .isGreaterThan(8L * WRITE_BOUND);
+    assertThat(counted.largest).as("the largest single write").isLessThanOrEqualTo(WRITE_BOUND);
+    assertThat(counted.writes).isGreaterThan(100);
+    MemorySpillSpace restoredSpace = new MemorySpillSpace();
+    MemoryBudget restoredBudget = new MemoryBudget("cold test, restored", BUDGET);
+    try (UpdatingAggregateOperator operator =
+        single(allocator, restoredBudget, restoredSpace, keys, calls, out)) {
+      operator.restoreState(new ByteArrayInputStream(counted.bytes.toByteArray()));
+      assertThat(restoredSpace.storedEntries())
+          .as("the cold groups come back cold")
+          .isGreaterThanOrEqualTo(cold);
+      assertThat(restoredBudget.used()).isLessThanOrEqualTo(BUDGET);
+      assertThat(restoredSpace.largestPut())
+          .as("the entries go back a bounded chunk at a time")
+          .isLessThanOrEqualTo(1024);
+      assertThat(restoredSpace.puts()).isGreaterThanOrEqualTo(cold / 1024);
+      second.forEach(batch -> operator.add(0, batch));
+      operator.finish(0);
+    }
+    assertThat(restoredSpace.liveStores()).isZero();
+    assertThat(restoredBudget.used()).isZero();
+    List<VectorSchemaRoot> all =
+        HashAggregateOperatorTest.batches(allocator, 95, keys, 60, 1000, 0.01, 2000);
+    all.addAll(input(allocator, 96, keys));
+    Map<List<Object>, List<Object>> expected =
+        UpdatingAggregateOperatorTest.hashAggregate(allocator, keys, calls, all);
+    AggregateTesting.assertResults(apply(out.rows, keys.length), expected, 1e-9);
+  }
+
+  private static final int WRITE_BOUND = 1 << 20;
+
+  /** Counts the writes it is handed and keeps the bytes. */
+  private static final class CountingOutputStream extends OutputStream {
+    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    long total;
+    long writes;
+    int largest;
+
+    @Override
+    public void write(int b) {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      bytes.write(b, off, len);
+      total += len;
+      writes++;
+      largest = Math.max(largest, len);
+    }
   }
 
   /** A SINGLE aggregate with target batches of 1,024 rows, {@code budget} and {@code space}. */

@@ -11,6 +11,7 @@ import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.aggregate.UpdatingAggregateOperatorTest.Changelog;
 import dev.quiver.plan.aggregate.AggregateMode;
 import dev.quiver.testing.ArrowLeakCheck;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -74,6 +75,20 @@ class UpdatingAggregateSnapshotTest {
   }
 
   /**
+   * A state of version 2 without cold groups ({@code [2][flags][IPC stream][int32 -1]}) in the
+   * layout of version 1: {@code [1][flags][int32 length][IPC stream]}.
+   */
+  private static byte[] versionOne(byte[] state) {
+    int stream = state.length - 2 - Integer.BYTES;
+    assertThat(ByteBuffer.wrap(state, state.length - Integer.BYTES, Integer.BYTES).getInt())
+        .as("no cold groups")
+        .isEqualTo(-1);
+    ByteBuffer old = ByteBuffer.allocate(2 + Integer.BYTES + stream);
+    old.put((byte) 1).put(state[1]).putInt(stream).put(state, 2, stream);
+    return old.array();
+  }
+
+  /**
    * Four runs over the same input: {@code runs.get(0)} uninterrupted, the others cut after 0 steps,
    * half of them and all of them, snapshotted, and restored into a new operator for the rest.
    */
@@ -114,7 +129,8 @@ class UpdatingAggregateSnapshotTest {
       Changelog out = new Changelog(target);
       try (UpdatingAggregateOperator restored =
           new UpdatingAggregateOperator(context, input, mode, keys, CALLS, out)) {
-        restored.restoreState(state);
+        // The middle cut restores the state as version 1 wrote it, as a savepoint still holds it.
+        restored.restoreState(c == 1 ? versionOne(state) : state);
         for (int s = cut; s < steps; s++) {
           restored.add(0, batches.get(s));
           assertThat(out.step(restored))

@@ -20,6 +20,8 @@ import dev.quiver.operators.spill.MemorySpillSpace;
 import dev.quiver.operators.spill.SpillSpace;
 import dev.quiver.plan.aggregate.AggregateMode;
 import dev.quiver.testing.ArrowLeakCheck;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -143,6 +145,61 @@ class WindowAggregateSpillTest {
         operator(restoredContext, SCHEMA, AggregateMode.SINGLE, out)) {
       restored.restoreState(state);
       assertThat(restored.spilledRuns()).as("spilled again while restoring").isPositive();
+      WindowTesting.drive(restored, steps, cut, steps.size(), true, out, allocator);
+    }
+    assertCleanedUp(restoredContext, again);
+    assertSameOutput(out, expected);
+  }
+
+  /**
+   * The checkpoint stream fails while a spilled window's run is being written to it: the snapshot
+   * fails, the operator keeps its windows (the run is copied to its end all the same), and a later
+   * snapshot restores into a new operator that goes on to the output of the uninterrupted run.
+   */
+  @Test
+  void aSnapshotStreamThatFailsLeavesTheSpilledWindowsIntact(BufferAllocator allocator)
+      throws IOException {
+    List<Step> steps = steps(72);
+    Recorder expected = unlimited(allocator, steps);
+    Recorder out = new Recorder(TARGET);
+    MemorySpillSpace space = new MemorySpillSpace();
+    OperatorContext context = small(allocator, space);
+    byte[] state;
+    int cut = steps.size() / 2;
+    try (WindowAggregateOperator operator = operator(context, SCHEMA, AggregateMode.SINGLE, out)) {
+      WindowTesting.drive(operator, steps, 0, cut, false, out, allocator);
+      while (operator.spilledRuns() == 0 || steps.get(cut - 1).isWatermark()) {
+        WindowTesting.drive(operator, steps, cut, cut + 1, false, out, allocator);
+        cut++;
+      }
+      int size = operator.snapshotState().length;
+      OutputStream failing =
+          new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+              write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+              if (space.openReaders() > 0) { // a run is being read
+                throw new IOException("checkpoint storage is full");
+              }
+            }
+          };
+      assertThatThrownBy(() -> operator.snapshotState(failing))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("full");
+      assertThat(operator.spilledRuns()).as("the runs are still there").isPositive();
+      state = operator.snapshotState();
+      assertThat(state).hasSize(size);
+    }
+    assertCleanedUp(context, space);
+    MemorySpillSpace again = new MemorySpillSpace();
+    OperatorContext restoredContext = small(allocator, again);
+    try (WindowAggregateOperator restored =
+        operator(restoredContext, SCHEMA, AggregateMode.SINGLE, out)) {
+      restored.restoreState(state);
       WindowTesting.drive(restored, steps, cut, steps.size(), true, out, allocator);
     }
     assertCleanedUp(restoredContext, again);

@@ -24,6 +24,9 @@ import dev.quiver.plan.type.SqlType;
 import dev.quiver.testing.ArrowLeakCheck;
 import dev.quiver.testing.BatchRows;
 import dev.quiver.testing.RandomBatches;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -331,7 +334,7 @@ class TaskPipelineTest {
    * interrupted.
    */
   @Test
-  void windowAggregatesThroughWatermarksAndARestore(BufferAllocator allocator) {
+  void windowAggregatesThroughWatermarksAndARestore(BufferAllocator allocator) throws IOException {
     List<Step> steps =
         WindowTesting.stream(new Shape(70, 1_000_000, 1_000_000, 20, 100, 300, 0.05, 0.01, 4));
     OperatorContext context = OperatorContext.of(allocator).withTargetBatchRows(64);
@@ -357,7 +360,69 @@ class TaskPipelineTest {
       feed(pipeline, steps, cut, steps.size(), allocator);
     }
     assertThat(pieces).isEqualTo(whole);
+    // The same through the task's state stream, as a Flink task writes its raw operator state.
+    Map<List<Object>, Integer> streamed = new HashMap<>();
+    ByteArrayOutputStream stream = new ByteArrayOutputStream();
+    try (TaskPipeline pipeline =
+        TaskPipeline.build(windowChain(context, made), counting(streamed))) {
+      feed(pipeline, steps, 0, cut, allocator);
+      pipeline.flush();
+      pipeline.snapshotState(stream);
+    }
+    try (TaskPipeline pipeline =
+        TaskPipeline.build(windowChain(context, made), counting(streamed))) {
+      pipeline.restoreState(new ByteArrayInputStream(stream.toByteArray()));
+      feed(pipeline, steps, cut, steps.size(), allocator);
+    }
+    assertThat(streamed).isEqualTo(whole);
     assertThat(context.budget().used()).isZero();
+  }
+
+  /**
+   * The task's state stream frames each stateful operator's state, whether the operator writes a
+   * stream or an array (the default adapter): each restores from its own state and no further, and
+   * a stream of another plan is refused before any operator reads.
+   */
+  @Test
+  void stateStreamFramesEachOperatorsState(BufferAllocator allocator) throws IOException {
+    OperatorContext context = OperatorContext.of(allocator);
+    ByteArrayOutputStream stream = new ByteArrayOutputStream();
+    try (TaskPipeline pipeline =
+        TaskPipeline.build(
+            holdingChain(context, new ArrayList<>(), new Holding[2]), VectorSchemaRoot::close)) {
+      assertThat(pipeline.hasState()).isTrue();
+      pipeline.add(0, new RandomBatches(5).batch(SCHEMA, 12, allocator));
+      pipeline.snapshotState(stream);
+      stream.write(new byte[] {1, 2, 3}); // what follows the task's state in its stream
+    }
+    byte[] bytes = stream.toByteArray();
+    Holding[] made = new Holding[2];
+    ByteArrayInputStream in = new ByteArrayInputStream(bytes);
+    try (TaskPipeline restored =
+        TaskPipeline.build(
+            holdingChain(context, new ArrayList<>(), made), VectorSchemaRoot::close)) {
+      restored.restoreState(in);
+      assertThat(made[0].restoredRows).isZero();
+      assertThat(made[1].restoredRows).isEqualTo(12);
+    }
+    assertThat(in.readAllBytes()).as("read to its end, no further").containsExactly(1, 2, 3);
+    try (TaskPipeline other =
+        TaskPipeline.build(
+            TaskPipeline.operator(
+                sink -> new Holding("top", new ArrayList<>(), sink), TaskPipeline.input(0)),
+            VectorSchemaRoot::close)) {
+      assertThatThrownBy(() -> other.restoreState(new ByteArrayInputStream(bytes)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("positions [0, 2]")
+          .hasMessageContaining("at [0]");
+    }
+    try (TaskPipeline stateless =
+        TaskPipeline.build(joinOverUnion(context), VectorSchemaRoot::close)) {
+      assertThat(stateless.hasState()).isFalse();
+      assertThatThrownBy(() -> stateless.restoreState(new ByteArrayInputStream(new byte[8])))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("not a task pipeline state");
+    }
   }
 
   /** FINAL (made[0]) over PARTIAL (made[1]) over input 0, grouped by window and key. */

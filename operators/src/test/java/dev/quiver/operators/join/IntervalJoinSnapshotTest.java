@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.StateStreams;
 import dev.quiver.operators.join.IntervalJoinTesting.Kind;
 import dev.quiver.operators.join.IntervalJoinTesting.Recorder;
 import dev.quiver.operators.join.IntervalJoinTesting.Shape;
@@ -14,9 +15,14 @@ import dev.quiver.operators.join.IntervalJoinTesting.Step;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
 import dev.quiver.testing.ArrowLeakCheck;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -63,33 +69,68 @@ class IntervalJoinSnapshotTest {
     }
   }
 
-  /** A state of version 1 (before outer joins: no matched bits) restores an INNER join. */
+  /**
+   * States of version 1 (before outer joins: no matched bits) and 2 (an int64 length before each
+   * stream), as a savepoint of an earlier release holds them, restore an INNER join.
+   */
   @Test
-  void aStateOfVersionOneRestoresAnInnerJoin(BufferAllocator allocator) {
-    List<Step> steps = IntervalJoinTesting.stream(shape(60));
-    int cut = steps.size() / 2;
-    OperatorContext context = IntervalJoinTesting.context(allocator, 100);
-    Recorder whole = new Recorder(100);
-    try (IntervalJoinOperator operator = operator(context, whole)) {
-      IntervalJoinTesting.drive(operator, steps, 0, steps.size(), whole, allocator);
+  void statesOfVersionsOneAndTwoRestoreAnInnerJoin(BufferAllocator allocator) throws IOException {
+    for (int version = 1; version <= 2; version++) {
+      List<Step> steps = IntervalJoinTesting.stream(shape(60));
+      int cut = steps.size() / 2;
+      OperatorContext context = IntervalJoinTesting.context(allocator, 100);
+      Recorder whole = new Recorder(100);
+      try (IntervalJoinOperator operator = operator(context, whole)) {
+        IntervalJoinTesting.drive(operator, steps, 0, steps.size(), whole, allocator);
+      }
+      Recorder pieces = new Recorder(100);
+      byte[] old;
+      try (IntervalJoinOperator operator = operator(context, pieces)) {
+        IntervalJoinTesting.drive(operator, steps, 0, cut, pieces, allocator);
+        byte[] state = withLengths(operator.snapshotState(), allocator);
+        assertThat(operator.heldProbeBatches()).isPositive();
+        // Version 1 is without the matched bits: a count, then an empty word count per held
+        // probe batch.
+        old =
+            version == 1
+                ? Arrays.copyOf(state, state.length - 4 - 4 * operator.heldProbeBatches())
+                : state;
+        old[0] = (byte) version;
+      }
+      try (IntervalJoinOperator operator = operator(context, pieces)) {
+        operator.restoreState(old);
+        IntervalJoinTesting.drive(operator, steps, cut, steps.size(), pieces, allocator);
+      }
+      assertThat(whole.rows).isPositive();
+      assertThat(pieces.byStep).as("version %s", version).isEqualTo(whole.byStep);
+      assertThat(context.budget().used()).isZero();
     }
-    Recorder pieces = new Recorder(100);
-    byte[] version1;
-    try (IntervalJoinOperator operator = operator(context, pieces)) {
-      IntervalJoinTesting.drive(operator, steps, 0, cut, pieces, allocator);
-      byte[] state = operator.snapshotState();
-      assertThat(operator.heldProbeBatches()).isPositive();
-      // Without the matched bits: a count, then an empty word count per held probe batch.
-      version1 = Arrays.copyOf(state, state.length - 4 - 4 * operator.heldProbeBatches());
-      version1[0] = 1;
+  }
+
+  /**
+   * A state of version 3 in the layout of versions 1 and 2, which wrote an int64 length before each
+   * of the two IPC streams (this finds where each ends by reading it).
+   */
+  private static byte[] withLengths(byte[] state, BufferAllocator allocator) throws IOException {
+    int header = 1 + 5 * Long.BYTES + 1;
+    ByteArrayInputStream in = new ByteArrayInputStream(state, header, state.length - header);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(state, 0, header);
+    int end = header;
+    for (int stream = 0; stream < 2; stream++) {
+      int start = state.length - in.available();
+      try (ArrowStreamReader reader =
+          new ArrowStreamReader(StateStreams.unclosable(in), allocator)) {
+        while (reader.loadNextBatch()) {
+          // to its end
+        }
+      }
+      end = state.length - in.available();
+      out.writeBytes(ByteBuffer.allocate(Long.BYTES).putLong(end - start).array());
+      out.write(state, start, end - start);
     }
-    try (IntervalJoinOperator operator = operator(context, pieces)) {
-      operator.restoreState(version1);
-      IntervalJoinTesting.drive(operator, steps, cut, steps.size(), pieces, allocator);
-    }
-    assertThat(whole.rows).isPositive();
-    assertThat(pieces.byStep).isEqualTo(whole.byStep);
-    assertThat(context.budget().used()).isZero();
+    out.write(state, end, state.length - end);
+    return out.toByteArray();
   }
 
   /** A restored task may finish an input again that had finished before the snapshot. */

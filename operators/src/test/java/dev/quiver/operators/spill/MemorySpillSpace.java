@@ -34,6 +34,8 @@ public final class MemorySpillSpace implements SpillSpace {
   private final Set<Object> openReaders = new HashSet<>();
   private final Set<MemoryStore> liveStores = new HashSet<>();
   private int maxOpenReaders;
+  private int largestPut; // entries of one putAll, any store
+  private long puts;
   private long bytes;
   private long rows;
   private long files;
@@ -86,6 +88,16 @@ public final class MemorySpillSpace implements SpillSpace {
     return liveStores.size();
   }
 
+  /** The most entries one putAll of any store wrote. */
+  public int largestPut() {
+    return largestPut;
+  }
+
+  /** putAll calls of every store. */
+  public long puts() {
+    return puts;
+  }
+
   /** Entries in the stores still open. */
   public long storedEntries() {
     return liveStores.stream().mapToLong(store -> store.entries.size()).sum();
@@ -100,6 +112,8 @@ public final class MemorySpillSpace implements SpillSpace {
     @Override
     public void putAll(byte[][] keys, byte[][] values, int count) {
       checkOpen();
+      largestPut = Math.max(largestPut, count);
+      puts++;
       for (int i = 0; i < count; i++) {
         entries.put(keys[i].clone(), values[i].clone());
       }
