@@ -200,6 +200,9 @@ public final class WindowJoinOperator implements Operator {
       }
       joins.flush();
     } catch (QuiverException e) {
+      if (context.spillSpace().canSpill()) {
+        throw e; // the window's hash join says what it could not do
+      }
       throw explained(e);
     }
   }

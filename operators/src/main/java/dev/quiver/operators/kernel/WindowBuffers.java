@@ -214,7 +214,14 @@ public final class WindowBuffers implements AutoCloseable {
    * window aggregate's policy). Whether anything spilled.
    */
   private boolean spillLatest(Window except) {
-    long goal = budget.used() / 2;
+    return spillDownTo(budget.used() / 2, except);
+  }
+
+  /**
+   * Spills the open windows but {@code except}, the one that ends last first, until the budget's
+   * use is at most {@code goal} (at least one window with rows in memory). Whether any spilled.
+   */
+  private boolean spillDownTo(long goal, Window except) {
     boolean spilled = false;
     for (Window window : byEnd.descendingMap().values()) {
       if (spilled && budget.used() <= goal) {
@@ -420,6 +427,10 @@ public final class WindowBuffers implements AutoCloseable {
 
   /**
    * The first window (in order of end) if it ends at or before {@code end}, removed: the caller's.
+   *
+   * <p>With a spill space, the window gets room to be run in (its join or sort needs memory beside
+   * its rows): while more than half the budget is used, the rows of the open windows that end last
+   * are spilled, as when a batch is refused.
    */
   public Window pollUpTo(long end) {
     Map.Entry<Long, Window> first = byEnd.firstEntry();
@@ -427,6 +438,15 @@ public final class WindowBuffers implements AutoCloseable {
       return null;
     }
     byEnd.pollFirstEntry();
+    long half = budget.limit() / 2;
+    if (space.canSpill() && budget.used() > half) {
+      try {
+        spillDownTo(half, null);
+      } catch (RuntimeException | Error e) {
+        first.getValue().close(); // nobody else would
+        throw e;
+      }
+    }
     return first.getValue();
   }
 
