@@ -53,8 +53,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * budget allows, else into more files), and {@link Window#next} hands its rows out in the order
  * they came: the files' batches first, file after file in the order written (each file deleted once
  * read), then the batches in memory; one batch read back at a time, not reserved here (the caller
- * reserves what it keeps, as for a batch from memory). The bytes, rows and files spilled are
- * counted by the spill space, as every operator's.
+ * reserves what it keeps, as for a batch from memory). A window handed out by {@link #pollUpTo}
+ * gets room to run in (its join or sort needs memory beside its rows): while more than half the
+ * budget is used, the windows that end last spill. {@link #forEachBatch} (a snapshot) reads spilled
+ * rows back and copies them to new files, since a spill file is read once. The bytes, rows and
+ * files spilled (snapshot copies included) are counted by the spill space, as every operator's.
  *
  * <p>Not thread-safe.
  */
