@@ -28,11 +28,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * budget holds (which must fit a window's hash join and an 8,192-row output batch).
  */
 @ExtendWith(ArrowLeakCheck.class)
-@Timeout(300)
+@Timeout(420)
 class WindowBuffersSpillQueryTest {
   @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
 
-  private static final Duration DEADLINE = Duration.ofSeconds(150);
+  private static final Duration DEADLINE = Duration.ofSeconds(240);
   private static final long BUDGET = 1280 * 1024;
   private static final LocalDateTime LAST_CLOSED_END = LocalDateTime.of(2026, 1, 1, 0, 13, 20);
   private static QuiverSession session;
