@@ -46,11 +46,18 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * filter with scratch state between calls ({@code ResidualJoinFilter}) is fine; a filter must not
  * keep anything from one join to the next.
  *
- * <p>Memory: the buffered batches are reserved in the task's budget until their window is joined;
- * exceeding it fails with MEMORY_BUDGET_EXCEEDED naming this operator. The buffers do not spill
- * (their rows wait for a watermark, not for memory); a window's hash join spills like any other if
- * the context has a spill space. Checkpoints: {@link #snapshotState()} holds the buffered rows, the
- * watermark, the counters and which inputs finished ({@link WindowJoinSnapshot}). Not thread-safe.
+ * <p>Memory: the buffered batches are reserved in the task's budget until their window is joined.
+ * Without a {@linkplain OperatorContext#spillSpace() spill space}, exceeding it fails with
+ * MEMORY_BUDGET_EXCEEDED naming this operator. With one, the buffers spill ({@link WindowBuffers}:
+ * the rows of the windows that end last go to spill files, per window and input, until half the
+ * budget's use is free, as the window aggregate spills its windows) and a window's rows come back
+ * in the order they came, one batch at a time, when it is joined; a window's hash join spills like
+ * any other. The bytes, rows and files spilled reach the task's metrics through its spill space.
+ *
+ * <p>Checkpoints: {@link #snapshotState()} holds the buffered rows, spilled ones included (read
+ * back and copied to new files: a spill file is read once), the watermark, the counters and which
+ * inputs finished ({@link WindowJoinSnapshot}), held on the heap whole; a restore into a small
+ * budget spills again. Not thread-safe.
  */
 public final class WindowJoinOperator implements Operator {
   private final OperatorContext context;
@@ -103,7 +110,9 @@ public final class WindowJoinOperator implements Operator {
     this.joins =
         new WindowJoins(
             context, kind, buildSchema, build, probeSchema, probe, filter, out, description);
-    this.windows = new WindowBuffers(context.budget(), context.allocator(), 2, description);
+    this.windows =
+        new WindowBuffers(
+            context.budget(), context.allocator(), context.spillSpace(), 2, description);
   }
 
   /** The schema of the output batches (as {@link HashJoinOperator}'s). */
@@ -191,6 +200,9 @@ public final class WindowJoinOperator implements Operator {
       }
       joins.flush();
     } catch (QuiverException e) {
+      if (context.spillSpace().canSpill()) {
+        throw e; // the window's hash join says what it could not do
+      }
       throw explained(e);
     }
   }
@@ -198,6 +210,16 @@ public final class WindowJoinOperator implements Operator {
   private QuiverException explained(QuiverException e) {
     if (e.code() != ErrorCode.MEMORY_BUDGET_EXCEEDED) {
       return e;
+    }
+    if (context.spillSpace().canSpill()) {
+      return new QuiverException(
+          e.code(),
+          description
+              + " cannot split a batch of an input by window even with the rows of every other"
+              + " open window spilled: give the task more memory or use more tasks ("
+              + e.getMessage()
+              + ")",
+          e);
     }
     return new QuiverException(
         e.code(),
@@ -223,6 +245,16 @@ public final class WindowJoinOperator implements Operator {
   /** Windows held: not complete yet. */
   public int openWindows() {
     return windows.size();
+  }
+
+  /** Spill files of buffered rows held now. */
+  int spilledFiles() {
+    return windows.spilledFiles();
+  }
+
+  /** How often buffered rows were written to a spill file. */
+  long spills() {
+    return windows.spills();
   }
 
   /** The last watermark seen, {@code Long.MIN_VALUE} before the first. */

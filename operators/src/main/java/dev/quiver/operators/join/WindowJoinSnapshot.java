@@ -20,7 +20,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   finished inputs         1 byte: bit 0 build, bit 1 probe
  *   build rows              int32 length, then an Arrow IPC stream of the build schema: the
  *                           buffered build batches of every open window, window after window in
- *                           order of end, each window's batches in the order they came
+ *                           order of end, each window's batches in the order they came (spilled
+ *                           ones first, read back from their files and copied to new ones)
  *   probe rows              the same for the probe side
  * </pre>
  *

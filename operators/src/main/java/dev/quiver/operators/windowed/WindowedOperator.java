@@ -48,12 +48,21 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * give them over every row; rows beyond n may still reach it (those that came after the last prune)
  * and the filter above drops them.
  *
- * <p>Memory: the buffered batches are reserved in the task's budget until their window runs;
- * exceeding it fails with MEMORY_BUDGET_EXCEEDED naming this operator. The buffers do not spill
- * (their rows wait for a watermark, not for memory; a window's inner sort spills like any other if
- * the context has a spill space). Checkpoints: {@link #snapshotState()} holds the buffered rows,
- * the watermark, the counters and whether the input finished ({@link WindowedSnapshot}). Not
- * thread-safe.
+ * <p>Memory: the buffered batches are reserved in the task's budget until their window runs.
+ * Without a {@linkplain OperatorContext#spillSpace() spill space}, exceeding it fails with
+ * MEMORY_BUDGET_EXCEEDED naming this operator. With one, the buffers spill ({@link WindowBuffers}:
+ * the rows of the windows that end last go to spill files until half the budget's use is free, as
+ * the window aggregate spills its windows) and a window's rows come back in the order they came,
+ * one batch at a time, when it runs; a window's inner sort spills like any other. A top-N prune
+ * sees only a window's rows in memory, which came after its spilled ones: the spilled rows reach
+ * the inner operator unpruned, which changes no rank (a prune of a contiguous run of a window's
+ * rows keeps every row ranked within n over all of them, in the order the inner sort gives them).
+ * The bytes, rows and files spilled reach the task's metrics through its spill space.
+ *
+ * <p>Checkpoints: {@link #snapshotState()} holds the buffered rows, spilled ones included (read
+ * back and copied to new files: a spill file is read once), the watermark, the counters and whether
+ * the input finished ({@link WindowedSnapshot}), held on the heap whole; a restore into a small
+ * budget spills again. Not thread-safe.
  */
 public final class WindowedOperator implements Operator {
   private final OperatorContext context;
@@ -111,7 +120,9 @@ public final class WindowedOperator implements Operator {
             + "]";
     WindowBuffers.checkEndColumn(description, inputSchema, windowEnd, "input");
     this.out = new CoalescingOutput(context, requireNonNull(sink, "sink is null"), description);
-    this.windows = new WindowBuffers(context.budget(), context.allocator(), 1, description);
+    this.windows =
+        new WindowBuffers(
+            context.budget(), context.allocator(), context.spillSpace(), 1, description);
   }
 
   /** The inner operator's one line: an operator is made (holding nothing yet) and closed again. */
@@ -224,6 +235,16 @@ public final class WindowedOperator implements Operator {
     if (e.code() != ErrorCode.MEMORY_BUDGET_EXCEEDED) {
       return e;
     }
+    if (context.spillSpace().canSpill()) {
+      return new QuiverException(
+          e.code(),
+          description
+              + " cannot split a batch by window even with the rows of every other open window"
+              + " spilled: give the task more memory or use more tasks ("
+              + e.getMessage()
+              + ")",
+          e);
+    }
     return new QuiverException(
         e.code(),
         description
@@ -251,6 +272,16 @@ public final class WindowedOperator implements Operator {
   /** Windows held: not complete yet. */
   public int openWindows() {
     return windows.size();
+  }
+
+  /** Spill files of buffered rows held now. */
+  int spilledFiles() {
+    return windows.spilledFiles();
+  }
+
+  /** How often buffered rows were written to a spill file. */
+  long spills() {
+    return windows.spills();
   }
 
   /** The last watermark seen, {@code Long.MIN_VALUE} before the first. */

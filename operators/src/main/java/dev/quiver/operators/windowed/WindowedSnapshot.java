@@ -22,7 +22,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *                           buffered batches of every open window, window after window in order
  *                           of end, each window's batches in the order they are held ({@link
  *                           BatchStreams}): as they came, or for a window top-N the rows its last
- *                           prune kept (sorted) and then the batches that came after it
+ *                           prune kept (sorted) and then the batches that came after it; spilled
+ *                           ones first, read back from their files and copied to new ones
  * </pre>
  *
  * Every row carries its window end, so the stream needs no window boundaries: a restore splits the
