@@ -136,7 +136,7 @@ class SavepointOptionsTest {
     assertThat(help.out())
         .contains("--savepoint-dir=DIR")
         .contains("--from-savepoint=PATH")
-        .contains("A batch query or an INSERT is")
+        .contains("A batch query or INSERT is cancelled")
         .contains("quiver sql --from-savepoint PATH -f clicks.sql");
   }
 }

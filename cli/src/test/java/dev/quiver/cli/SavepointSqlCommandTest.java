@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code quiver sql --savepoint-dir} over a Kafka topic, in a JVM of its own stopped the way a user
  * stops it (SIGTERM, as Ctrl-C's SIGINT): the job stops with a savepoint, every row it emitted
  * before is printed, and the command exits with status 0 naming the savepoint; {@code
- * --from-savepoint} then goes on where it stopped. The two outputs are every expected row once;
- * for an {@code INSERT} into an exactly-once Kafka topic, the topic's committed records are.
+ * --from-savepoint} then goes on where it stopped. The two outputs are every expected row once; for
+ * an {@code INSERT} into an exactly-once Kafka topic, the topic's committed records are.
  *
  * <pre>
  *   clicks 0..39 ─► run 1 prints them ─► clicks 40..79 sent, SIGTERM at once (some of them are
