@@ -15,6 +15,8 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The groups of an {@link UpdatingAggregateOperator} that left memory: keys and partial states in
@@ -37,6 +39,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * budget but a fixed amount per store. Not thread-safe.
  */
 final class ColdGroups implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ColdGroups.class);
+
   private static final String PURPOSE = "updating-aggregate"; // names the store's directory
 
   private final OperatorContext context;
@@ -47,8 +51,11 @@ final class ColdGroups implements AutoCloseable {
   private final RowCodec valueCodec;
   private final Schema valueSchema;
   private final Reservation reservation;
+  private final Object owner; // the operator, as logs name it
   private SpillStore store; // opened at the first eviction
   private long entries;
+  private long evictions; // times every group left memory
+  private long evicted; // groups written, over all evictions
   private byte[][] keyBytes = new byte[0][];
   private byte[][] valueBytes = new byte[0][];
   private int[] loadedIds = new int[0];
@@ -65,6 +72,7 @@ final class ColdGroups implements AutoCloseable {
     this.keyCodec = RowCodec.forKeys(fields.subList(0, keys));
     this.valueCodec = RowCodec.forValues(fields.subList(keys, fields.size()));
     this.valueSchema = new Schema(fields.subList(keys, fields.size()));
+    this.owner = owner;
     this.reservation = new Reservation(context.budget(), owner + " cold groups");
   }
 
@@ -92,6 +100,13 @@ final class ColdGroups implements AutoCloseable {
       store = context.spillSpace().openStore(PURPOSE);
     }
     int count = groups.groupCount();
+    evictions++;
+    evicted += count;
+    if (evictions == 1) {
+      LOG.info("{} moves its groups to a spill store: {} did not fit its budget", owner, count);
+    } else {
+      LOG.debug("{} moves {} groups to its spill store ({} there)", owner, count, entries);
+    }
     int target = context.targetBatchRows();
     for (int from = 0; from < count; from += target) {
       int rows = Math.min(target, count - from);
@@ -288,6 +303,14 @@ final class ColdGroups implements AutoCloseable {
 
   @Override
   public void close() {
+    if (evictions > 0) {
+      LOG.info(
+          "{} moved groups to its spill store {} times ({} groups written, {} there at the end)",
+          owner,
+          evictions,
+          evicted,
+          entries);
+    }
     List<AutoCloseable> owned = new ArrayList<>();
     owned.add(this::release);
     owned.add(store);
