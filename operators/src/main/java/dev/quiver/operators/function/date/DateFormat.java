@@ -42,10 +42,8 @@ final class DateFormat {
     if (format.isEmpty()) {
       throw invalid(function, format, "the format is empty");
     }
-    List<Character> specs = new ArrayList<>();
-    List<Boolean> unpadded = new ArrayList<>();
-    List<byte[]> literals = new ArrayList<>();
-    ByteArrayOutputStream literal = new ByteArrayOutputStream();
+    Steps steps = new Steps();
+    ByteArrayOutputStream literal = steps.literal;
     for (int i = 0; i < format.length(); i++) {
       char c = format.charAt(i);
       if (c != '%') {
@@ -76,28 +74,9 @@ final class DateFormat {
       if ("aAwudbhBmyYGHIpMSfgjUWVzZcxX".indexOf(spec) < 0) {
         throw invalid(function, format, "unknown specifier %" + spec);
       }
-      if (literal.size() > 0) {
-        specs.add('\0');
-        unpadded.add(false);
-        literals.add(literal.toByteArray());
-        literal.reset();
-      }
-      specs.add(spec);
-      unpadded.add(noPad);
-      literals.add(null);
+      steps.spec(spec, noPad);
     }
-    if (literal.size() > 0) {
-      specs.add('\0');
-      unpadded.add(false);
-      literals.add(literal.toByteArray());
-    }
-    char[] specArray = new char[specs.size()];
-    boolean[] unpaddedArray = new boolean[specs.size()];
-    for (int i = 0; i < specArray.length; i++) {
-      specArray[i] = specs.get(i);
-      unpaddedArray[i] = unpadded.get(i);
-    }
-    return new DateFormat(format, specArray, unpaddedArray, literals.toArray(new byte[0][]));
+    return steps.build(format);
   }
 
   /**
@@ -114,10 +93,8 @@ final class DateFormat {
     if (pattern.isEmpty()) {
       throw invalid(function, pattern, "the format is empty");
     }
-    List<Character> specs = new ArrayList<>();
-    List<Boolean> unpadded = new ArrayList<>();
-    List<byte[]> literals = new ArrayList<>();
-    ByteArrayOutputStream literal = new ByteArrayOutputStream();
+    Steps steps = new Steps();
+    ByteArrayOutputStream literal = steps.literal;
     for (int i = 0; i < pattern.length(); ) {
       char c = pattern.charAt(i);
       if (c == '\'') {
@@ -148,30 +125,10 @@ final class DateFormat {
         count++;
       }
       char spec = javaLetter(function, pattern, c, count);
-      if (literal.size() > 0) {
-        specs.add('\0');
-        unpadded.add(false);
-        literals.add(literal.toByteArray());
-        literal.reset();
-      }
-      boolean noPad = count == 1 && "dmHIMSj".indexOf(spec) >= 0;
-      specs.add(spec);
-      unpadded.add(noPad);
-      literals.add(null);
+      steps.spec(spec, count == 1 && "dmHIMSj".indexOf(spec) >= 0);
       i += count;
     }
-    if (literal.size() > 0) {
-      specs.add('\0');
-      unpadded.add(false);
-      literals.add(literal.toByteArray());
-    }
-    char[] specArray = new char[specs.size()];
-    boolean[] unpaddedArray = new boolean[specs.size()];
-    for (int i = 0; i < specArray.length; i++) {
-      specArray[i] = specs.get(i);
-      unpaddedArray[i] = unpadded.get(i);
-    }
-    return new DateFormat(pattern, specArray, unpaddedArray, literals.toArray(new byte[0][]));
+    return steps.build(pattern);
   }
 
   /** The specifier of {@code count} pattern letters {@code c}. */
@@ -201,6 +158,42 @@ final class DateFormat {
               + " EEEE a D DDD, and text in single quotes)");
     }
     return spec;
+  }
+
+  /** The steps of a format as it is read: literal bytes pending, then a specifier, .... */
+  private static final class Steps {
+    final ByteArrayOutputStream literal = new ByteArrayOutputStream();
+    private final List<Character> specs = new ArrayList<>();
+    private final List<Boolean> unpadded = new ArrayList<>();
+    private final List<byte[]> literals = new ArrayList<>();
+
+    /** The pending literal as a step, then specifier {@code spec}. */
+    void spec(char spec, boolean noPad) {
+      endLiteral();
+      specs.add(spec);
+      unpadded.add(noPad);
+      literals.add(null);
+    }
+
+    private void endLiteral() {
+      if (literal.size() > 0) {
+        specs.add('\0');
+        unpadded.add(false);
+        literals.add(literal.toByteArray());
+        literal.reset();
+      }
+    }
+
+    DateFormat build(String text) {
+      endLiteral();
+      char[] specArray = new char[specs.size()];
+      boolean[] unpaddedArray = new boolean[specs.size()];
+      for (int i = 0; i < specArray.length; i++) {
+        specArray[i] = specs.get(i);
+        unpaddedArray[i] = unpadded.get(i);
+      }
+      return new DateFormat(text, specArray, unpaddedArray, literals.toArray(new byte[0][]));
+    }
   }
 
   private static QuiverException invalid(String function, String format, String detail) {
