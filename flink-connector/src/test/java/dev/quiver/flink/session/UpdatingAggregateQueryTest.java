@@ -218,21 +218,8 @@ class UpdatingAggregateQueryTest {
    */
   @Test
   void groupsBeyondTheTaskBudgetLiveInTheSpillStore() throws Exception {
-    KAFKA.createTopic("cold", 2);
-    send("cold", 0, 4000);
-    KafkaBids.register(session, KAFKA, "cold");
-    Configuration flink = new Configuration();
-    flink.set(TaskManagerOptions.NUM_TASK_SLOTS, 4);
-    try (QuiverSession small =
-        QuiverSession.builder()
-            .parallelism(2)
-            .configuration(flink)
-            .taskMemoryBudget(64 * 1024)
-            .build()) {
-      KafkaBids.register(small, KAFKA, "cold");
-      String query =
-          "SELECT id %% 1500 AS k, count(*) AS n, sum(price) AS total, max(id) AS last FROM %s"
-              + " GROUP BY id %% 1500";
+    try (QuiverSession small = smallBudget("cold")) {
+      String query = COLD_QUERY;
       try (SqlResult stream = small.sql(String.format(query, "cold"))) {
         List<List<Object>> changes = new ArrayList<>();
         Map<List<Object>, Integer> first = batch(String.format(query, "cold_now"));
@@ -258,21 +245,8 @@ class UpdatingAggregateQueryTest {
    */
   @Test
   void coldGroupsComeBackFromASavepoint(@TempDir Path dir) throws Exception {
-    KAFKA.createTopic("coldsaved", 2);
-    send("coldsaved", 0, 4000);
-    KafkaBids.register(session, KAFKA, "coldsaved");
-    Configuration flink = new Configuration();
-    flink.set(TaskManagerOptions.NUM_TASK_SLOTS, 4);
-    try (QuiverSession small =
-        QuiverSession.builder()
-            .parallelism(2)
-            .configuration(flink)
-            .taskMemoryBudget(64 * 1024)
-            .build()) {
-      KafkaBids.register(small, KAFKA, "coldsaved");
-      String query =
-          "SELECT id %% 1500 AS k, count(*) AS n, sum(price) AS total, max(id) AS last FROM %s"
-              + " GROUP BY id %% 1500";
+    try (QuiverSession small = smallBudget("coldsaved")) {
+      String query = COLD_QUERY;
       List<List<Object>> changes = new ArrayList<>();
       String savepoint;
       try (SqlResult stream = small.sql(String.format(query, "coldsaved"))) {
@@ -296,6 +270,36 @@ class UpdatingAggregateQueryTest {
           .as("one +I per group: a restored group is updated")
           .isEqualTo(1500);
     }
+  }
+
+  /** 1,500 groups: far more than a 64 KiB task budget holds. */
+  private static final String COLD_QUERY =
+      "SELECT id %% 1500 AS k, count(*) AS n, sum(price) AS total, max(id) AS last FROM %s"
+          + " GROUP BY id %% 1500";
+
+  /**
+   * Topic {@code topic} with bids 0..3999, registered in the shared session (its bounded table
+   * {@code <topic>_now} answers in batch) and in the returned session, whose tasks have 64 KiB.
+   */
+  private static QuiverSession smallBudget(String topic) throws Exception {
+    KAFKA.createTopic(topic, 2);
+    send(topic, 0, 4000);
+    KafkaBids.register(session, KAFKA, topic);
+    Configuration flink = new Configuration();
+    flink.set(TaskManagerOptions.NUM_TASK_SLOTS, 4);
+    QuiverSession small =
+        QuiverSession.builder()
+            .parallelism(2)
+            .configuration(flink)
+            .taskMemoryBudget(64 * 1024)
+            .build();
+    try {
+      KafkaBids.register(small, KAFKA, topic);
+    } catch (Exception | AssertionError e) {
+      small.close();
+      throw e;
+    }
+    return small;
   }
 
   /** The batch answer as a multiset of rows. */

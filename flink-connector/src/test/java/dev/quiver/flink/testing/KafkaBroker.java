@@ -79,7 +79,8 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
   public void start() throws Exception {
     for (int attempt = 1; ; attempt++) {
       try {
-        startOnce(freePort(), freePort());
+        int[] ports = freePorts();
+        startOnce(ports[0], ports[1]);
         return;
       } catch (Exception e) {
         if (attempt >= START_ATTEMPTS || !portTaken(e)) {
@@ -288,10 +289,18 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
 
   // Bound and released at once: the broker binds it a moment later (if something else took it in
   // between, start tries again on other ports).
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
+  /**
+   * Two free ports, different: both sockets are open while the second is chosen (one after the
+   * other, the system may hand out the same ephemeral port twice, and Kafka refuses two listeners
+   * on one port).
+   */
+  private static int[] freePorts() throws IOException {
+    InetAddress loopback = InetAddress.getLoopbackAddress();
+    try (ServerSocket first = new ServerSocket(0, 1, loopback);
+        ServerSocket second = new ServerSocket(0, 1, loopback)) {
+      first.setReuseAddress(true);
+      second.setReuseAddress(true);
+      return new int[] {first.getLocalPort(), second.getLocalPort()};
     }
   }
 }
