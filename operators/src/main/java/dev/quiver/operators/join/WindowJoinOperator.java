@@ -7,9 +7,13 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.StateStreams;
 import dev.quiver.operators.kernel.WindowBuffers;
 import dev.quiver.operators.kernel.WindowClock;
 import dev.quiver.plan.join.JoinKind;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -267,9 +271,22 @@ public final class WindowJoinOperator implements Operator {
     return true;
   }
 
-  /** The buffered rows, the watermark, the counters and the finished inputs. */
+  /**
+   * The buffered rows, the watermark, the counters and the finished inputs ({@link
+   * WindowJoinSnapshot}), assembled from {@link #snapshotState(OutputStream)}.
+   */
   @Override
   public byte[] snapshotState() {
+    return StateStreams.toBytes(this);
+  }
+
+  /**
+   * Writes the header, then the buffered rows batch by batch, window after window (spilled rows
+   * read from their files one batch at a time; the files stay).
+   */
+  @Override
+  public void snapshotState(OutputStream out) throws IOException {
+    requireNonNull(out, "out is null");
     if (closed && !done) {
       throw new IllegalStateException(description + " is closed: it has no state to snapshot");
     }
@@ -280,19 +297,29 @@ public final class WindowJoinOperator implements Operator {
             clock.rowsWithoutWindow(),
             finished[0],
             finished[1]);
-    return WindowJoinSnapshot.write(header, buildSchema, probeSchema, windows);
+    WindowJoinSnapshot.write(out, header, buildSchema, probeSchema, windows);
   }
 
   @Override
   public void restoreState(byte[] state) {
     requireNonNull(state, "state is null");
+    StateStreams.fromBytes(this, state);
+  }
+
+  /**
+   * Re-buffers the snapshot's rows batch by batch as they are read (spilling when the budget
+   * refuses, as input does); also reads the byte-array format of version 1.
+   */
+  @Override
+  public void restoreState(InputStream in) throws IOException {
+    requireNonNull(in, "in is null");
     if (started || closed) {
       throw new IllegalStateException(description + " restores its state before any input");
     }
     started = true;
     WindowJoinSnapshot.Header header =
         WindowJoinSnapshot.read(
-            state,
+            in,
             buildSchema,
             probeSchema,
             context.allocator(),

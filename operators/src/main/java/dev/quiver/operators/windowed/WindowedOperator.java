@@ -7,11 +7,15 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.StateStreams;
 import dev.quiver.operators.kernel.CoalescingOutput;
 import dev.quiver.operators.kernel.WindowBuffers;
 import dev.quiver.operators.kernel.WindowClock;
 import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.sort.PartitionTopN;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.function.Function;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -294,28 +298,51 @@ public final class WindowedOperator implements Operator {
     return true;
   }
 
-  /** The buffered rows, the watermark, the counters and whether the input finished. */
+  /**
+   * The buffered rows, the watermark, the counters and whether the input finished ({@link
+   * WindowedSnapshot}), assembled from {@link #snapshotState(OutputStream)}.
+   */
   @Override
   public byte[] snapshotState() {
+    return StateStreams.toBytes(this);
+  }
+
+  /**
+   * Writes the header, then the buffered rows batch by batch, window after window (spilled rows
+   * read from their files one batch at a time; the files stay).
+   */
+  @Override
+  public void snapshotState(OutputStream out) throws IOException {
+    requireNonNull(out, "out is null");
     if (closed && !done) {
       throw new IllegalStateException(description + " is closed: it has no state to snapshot");
     }
     WindowedSnapshot.Header header =
         new WindowedSnapshot.Header(
             clock.watermark(), clock.lateRows(), clock.rowsWithoutWindow(), done);
-    return WindowedSnapshot.write(header, inputSchema, windows);
+    WindowedSnapshot.write(out, header, inputSchema, windows);
   }
 
   @Override
   public void restoreState(byte[] state) {
     requireNonNull(state, "state is null");
+    StateStreams.fromBytes(this, state);
+  }
+
+  /**
+   * Re-buffers the snapshot's rows batch by batch as they are read (pruned for a top-N, spilling
+   * when the budget refuses, as input does); also reads the byte-array format of version 1.
+   */
+  @Override
+  public void restoreState(InputStream in) throws IOException {
+    requireNonNull(in, "in is null");
     if (started || closed) {
       throw new IllegalStateException(description + " restores its state before any input");
     }
     started = true;
     WindowedSnapshot.Header header =
         WindowedSnapshot.read(
-            state, inputSchema, context.allocator(), batch -> keep(batch, Long.MIN_VALUE));
+            in, inputSchema, context.allocator(), batch -> keep(batch, Long.MIN_VALUE));
     clock.restore(header.watermark(), header.lateRows(), header.rowsWithoutWindow());
     if (header.finished()) {
       done = true;
