@@ -58,10 +58,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * in the order they came, one batch at a time, when it is joined; a window's hash join spills like
  * any other. The bytes, rows and files spilled reach the task's metrics through its spill space.
  *
- * <p>Checkpoints: {@link #snapshotState()} holds the buffered rows, spilled ones included (read
- * back and copied to new files: a spill file is read once), the watermark, the counters and which
- * inputs finished ({@link WindowJoinSnapshot}), held on the heap whole; a restore into a small
- * budget spills again. Not thread-safe.
+ * <p>Checkpoints: {@link #snapshotState(OutputStream)} writes the watermark, the counters, which
+ * inputs finished and the buffered rows, spilled ones included ({@link WindowJoinSnapshot}), to its
+ * stream one batch at a time: rows in memory as they are, spilled ones reread from their files one
+ * batch at a time ({@link dev.quiver.operators.spill.SpillFile#reread}: the files stay, nothing is
+ * copied), so no more than a batch of the state is ever on the heap. A restore reads a batch at a
+ * time and buffers it again as input (a small budget spills again); it also reads the version 1
+ * byte arrays of savepoints written before. Not thread-safe.
  */
 public final class WindowJoinOperator implements Operator {
   private final OperatorContext context;

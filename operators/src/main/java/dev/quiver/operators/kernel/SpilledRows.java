@@ -21,6 +21,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <pre>
  *   spill ─► [file 1] [file 2] ... ─► next(): file 1's batches, file 1 deleted, file 2's, ...
+ *                                 └► forEach (a snapshot): every file reread, all of them kept
  * </pre>
  *
  * Not thread-safe.

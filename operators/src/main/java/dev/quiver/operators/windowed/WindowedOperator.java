@@ -63,10 +63,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * rows keeps every row ranked within n over all of them, in the order the inner sort gives them).
  * The bytes, rows and files spilled reach the task's metrics through its spill space.
  *
- * <p>Checkpoints: {@link #snapshotState()} holds the buffered rows, spilled ones included (read
- * back and copied to new files: a spill file is read once), the watermark, the counters and whether
- * the input finished ({@link WindowedSnapshot}), held on the heap whole; a restore into a small
- * budget spills again. Not thread-safe.
+ * <p>Checkpoints: {@link #snapshotState(OutputStream)} writes the watermark, the counters, whether
+ * the input finished and the buffered rows, spilled ones included ({@link WindowedSnapshot}), to
+ * its stream one batch at a time: rows in memory as they are, spilled ones reread from their files
+ * one batch at a time ({@link dev.quiver.operators.spill.SpillFile#reread}: the files stay, nothing
+ * is copied), so no more than a batch of the state is ever on the heap. A restore reads a batch at
+ * a time and buffers it again as input (pruned for a top-N; a small budget spills again); it also
+ * reads the version 1 byte arrays of savepoints written before. Not thread-safe.
  */
 public final class WindowedOperator implements Operator {
   private final OperatorContext context;
