@@ -82,9 +82,6 @@ class WindowJoinStreamSnapshotTest {
       assertThat(spilledBytes).as("most of the state spilled").isGreaterThan(2L * MIB);
       long used = context.budget().used();
       join.snapshotState(state);
-      assertThat(state.size()).as("a state of several MB").isGreaterThan(4 * MIB);
-      assertThat(state.largestWrite).as("the largest write").isPositive().isLessThan(MIB);
-      assertThat(state.writes).as("writes").isGreaterThan(4 * MIB / (64 * 1024));
       assertThat(join.spilledFiles()).as("the files stay").isEqualTo(files);
       assertThat(space.spilledBytes()).as("nothing copied").isEqualTo(spilledBytes);
       assertThat(space.spilledFiles()).isEqualTo(spilledFiles);
@@ -96,17 +93,23 @@ class WindowJoinStreamSnapshotTest {
 
     MemorySpillSpace again = new MemorySpillSpace();
     OperatorContext restoredContext = small(a, again);
+    int respilled;
     try (WindowJoinOperator restored = operator(restoredContext, kind, pieces)) {
       SmallReads in = new SmallReads(new ByteArrayInputStream(state.toByteArray()));
       restored.restoreState(in);
       assertThat(in.read).as("read to its end").isEqualTo(state.size());
-      assertThat(restored.spilledFiles()).as("spilled again while restoring").isPositive();
+      respilled = restored.spilledFiles();
       assertThat(restored.openWindows()).isEqualTo(4);
       WindowJoinTesting.drive(restored, steps, cut, steps.size(), true, pieces, a);
     }
     assertThat(again.liveFiles()).isZero();
     assertThat(restoredContext.budget().used()).isZero();
     WindowJoinTesting.assertSameByStep(pieces.byStep, whole.byStep);
+    // After the answer, so that a snapshot that loses rows fails on the answer first.
+    assertThat(respilled).as("spilled again while restoring").isPositive();
+    assertThat(state.size()).as("a state of several MB").isGreaterThan(4 * MIB);
+    assertThat(state.largestWrite).as("the largest write").isPositive().isLessThan(MIB);
+    assertThat(state.writes).as("writes").isGreaterThan(4 * MIB / (64 * 1024));
   }
 
   /** Counts writes and remembers the largest. */
