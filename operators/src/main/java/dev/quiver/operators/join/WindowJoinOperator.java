@@ -7,9 +7,13 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.StateStreams;
 import dev.quiver.operators.kernel.WindowBuffers;
 import dev.quiver.operators.kernel.WindowClock;
 import dev.quiver.plan.join.JoinKind;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -54,10 +58,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * in the order they came, one batch at a time, when it is joined; a window's hash join spills like
  * any other. The bytes, rows and files spilled reach the task's metrics through its spill space.
  *
- * <p>Checkpoints: {@link #snapshotState()} holds the buffered rows, spilled ones included (read
- * back and copied to new files: a spill file is read once), the watermark, the counters and which
- * inputs finished ({@link WindowJoinSnapshot}), held on the heap whole; a restore into a small
- * budget spills again. Not thread-safe.
+ * <p>Checkpoints: {@link #snapshotState(OutputStream)} writes the watermark, the counters, which
+ * inputs finished and the buffered rows, spilled ones included ({@link WindowJoinSnapshot}), to its
+ * stream one batch at a time: rows in memory as they are, spilled ones reread from their files one
+ * batch at a time ({@link dev.quiver.operators.spill.SpillFile#reread}: the files stay, nothing is
+ * copied), so no more than a batch of the state is ever on the heap. A restore reads a batch at a
+ * time and buffers it again as input (a small budget spills again); it also reads the version 1
+ * byte arrays of savepoints written before. Not thread-safe.
  */
 public final class WindowJoinOperator implements Operator {
   private final OperatorContext context;
@@ -267,9 +274,22 @@ public final class WindowJoinOperator implements Operator {
     return true;
   }
 
-  /** The buffered rows, the watermark, the counters and the finished inputs. */
+  /**
+   * The buffered rows, the watermark, the counters and the finished inputs ({@link
+   * WindowJoinSnapshot}), assembled from {@link #snapshotState(OutputStream)}.
+   */
   @Override
   public byte[] snapshotState() {
+    return StateStreams.toBytes(this);
+  }
+
+  /**
+   * Writes the header, then the buffered rows batch by batch, window after window (spilled rows
+   * read from their files one batch at a time; the files stay).
+   */
+  @Override
+  public void snapshotState(OutputStream out) throws IOException {
+    requireNonNull(out, "out is null");
     if (closed && !done) {
       throw new IllegalStateException(description + " is closed: it has no state to snapshot");
     }
@@ -280,19 +300,29 @@ public final class WindowJoinOperator implements Operator {
             clock.rowsWithoutWindow(),
             finished[0],
             finished[1]);
-    return WindowJoinSnapshot.write(header, buildSchema, probeSchema, windows);
+    WindowJoinSnapshot.write(out, header, buildSchema, probeSchema, windows);
   }
 
   @Override
   public void restoreState(byte[] state) {
     requireNonNull(state, "state is null");
+    StateStreams.fromBytes(this, state);
+  }
+
+  /**
+   * Re-buffers the snapshot's rows batch by batch as they are read (spilling when the budget
+   * refuses, as input does); also reads the byte-array format of version 1.
+   */
+  @Override
+  public void restoreState(InputStream in) throws IOException {
+    requireNonNull(in, "in is null");
     if (started || closed) {
       throw new IllegalStateException(description + " restores its state before any input");
     }
     started = true;
     WindowJoinSnapshot.Header header =
         WindowJoinSnapshot.read(
-            state,
+            in,
             buildSchema,
             probeSchema,
             context.allocator(),

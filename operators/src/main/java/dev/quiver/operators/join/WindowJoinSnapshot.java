@@ -1,16 +1,23 @@
 package dev.quiver.operators.join;
 
+import dev.quiver.operators.StateStreams;
 import dev.quiver.operators.kernel.BatchStreams;
 import dev.quiver.operators.kernel.WindowBuffers;
-import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.function.Consumer;
 import java.util.function.ObjIntConsumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The checkpointed state of a {@link WindowJoinOperator}, one byte array:
+ * The checkpointed state of a {@link WindowJoinOperator}, written to a stream batch by batch:
  *
  * <pre>
  *   version                 1 byte: {@value #VERSION}
@@ -18,21 +25,24 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   late rows               int64
  *   rows without a window   int64
  *   finished inputs         1 byte: bit 0 build, bit 1 probe
- *   build rows              int32 length, then an Arrow IPC stream of the build schema: the
- *                           buffered build batches of every open window, window after window in
- *                           order of end, each window's batches in the order they came (spilled
- *                           ones first, read back from their files and copied to new ones)
+ *   build rows              an Arrow IPC stream of the build schema (no length: its end-of-stream
+ *                           marker ends it): the buffered build batches of every open window,
+ *                           window after window in order of end, each window's batches in the
+ *                           order they came (spilled ones first, read from their files, which
+ *                           stay as they are)
  *   probe rows              the same for the probe side
  * </pre>
  *
  * Every row carries its window end, so a stream needs no window boundaries: a restore splits the
  * batches by window end again, and each window gets back its batches in their order, so it joins
- * exactly as it would have. A later format gets a new version; {@link #read} refuses versions it
- * does not know. The streams are {@link BatchStreams}.
+ * exactly as it would have. Neither the write nor the read holds more than a batch of rows at once
+ * (and a 64 KiB buffer). A later format gets a new version; {@link #read} refuses versions it does
+ * not know and reads version 1, one byte array with an int32 length before each stream (savepoints
+ * of the operator before it wrote streams). The streams are {@link BatchStreams}.
  */
 final class WindowJoinSnapshot {
-  static final byte VERSION = 1;
-  private static final int HEADER_BYTES = 1 + 3 * Long.BYTES + 1;
+  static final byte VERSION = 2;
+  private static final byte LENGTHS_VERSION = 1; // an int32 length before each stream
 
   /** The scalar part of the state. */
   record Header(
@@ -44,50 +54,74 @@ final class WindowJoinSnapshot {
 
   private WindowJoinSnapshot() {}
 
-  /** The state of {@code header} and the rows of {@code windows}. */
-  static byte[] write(Header header, Schema build, Schema probe, WindowBuffers windows) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    ByteBuffer scalars = ByteBuffer.allocate(HEADER_BYTES);
-    scalars.put(VERSION);
-    scalars.putLong(header.watermark()).putLong(header.lateRows());
-    scalars.putLong(header.rowsWithoutWindow());
-    scalars.put((byte) ((header.buildFinished() ? 1 : 0) | (header.probeFinished() ? 2 : 0)));
-    bytes.write(scalars.array(), 0, HEADER_BYTES);
-    BatchStreams.write(bytes, build, out -> windows.forEachBatch(0, out));
-    BatchStreams.write(bytes, probe, out -> windows.forEachBatch(1, out));
-    return bytes.toByteArray();
+  /** Writes to {@code out} the state of {@code header} and the rows of {@code windows}. */
+  static void write(
+      OutputStream out, Header header, Schema build, Schema probe, WindowBuffers windows)
+      throws IOException {
+    DataOutputStream data =
+        new DataOutputStream(new BufferedOutputStream(StateStreams.unclosable(out), 1 << 16));
+    data.write(VERSION);
+    data.writeLong(header.watermark());
+    data.writeLong(header.lateRows());
+    data.writeLong(header.rowsWithoutWindow());
+    data.write((header.buildFinished() ? 1 : 0) | (header.probeFinished() ? 2 : 0));
+    BatchStreams.write(data, build, batches -> windows.forEachBatch(0, batches));
+    BatchStreams.write(data, probe, batches -> windows.forEachBatch(1, batches));
+    data.flush();
   }
 
   /**
-   * Reads {@code state}: passes each buffered batch with its side (0 build, 1 probe) to {@code
-   * batches}, which takes ownership of it, and returns the header.
+   * Reads a state from {@code in} to its end: passes each buffered batch with its side (0 build, 1
+   * probe) to {@code batches}, which takes ownership of it, and returns the header.
    *
-   * @throws IllegalArgumentException if {@code state} is not a snapshot of this format or its rows
-   *     are not of the schemas' types (the snapshot of another join)
+   * @throws IllegalArgumentException if {@code in} is not a snapshot of this format or its rows are
+   *     not of the schemas' types (the snapshot of another join)
+   * @throws IOException if {@code in} fails
    */
   static Header read(
-      byte[] state,
+      InputStream in,
       Schema build,
       Schema probe,
       BufferAllocator allocator,
-      ObjIntConsumer<VectorSchemaRoot> batches) {
-    if (state.length < HEADER_BYTES || state[0] != VERSION) {
+      ObjIntConsumer<VectorSchemaRoot> batches)
+      throws IOException {
+    int version = in.read();
+    if (version != LENGTHS_VERSION && version != VERSION) {
       throw new IllegalArgumentException(
-          "not a window join state of version "
+          "not a window join state of versions "
+              + LENGTHS_VERSION
+              + " to "
               + VERSION
               + ": "
-              + (state.length == 0 ? "empty" : "version " + state[0] + ", " + state.length)
-              + " bytes");
+              + (version < 0 ? "empty" : "version " + version));
     }
-    ByteBuffer in = ByteBuffer.wrap(state);
-    in.position(1);
-    long watermark = in.getLong();
-    long late = in.getLong();
-    long nulls = in.getLong();
-    byte finished = in.get();
-    BatchStreams.read(in, build, allocator, batch -> batches.accept(batch, 0), names("build"));
-    BatchStreams.read(in, probe, allocator, batch -> batches.accept(batch, 1), names("probe"));
-    return new Header(watermark, late, nulls, (finished & 1) != 0, (finished & 2) != 0);
+    DataInputStream data = new DataInputStream(StateStreams.unclosable(in));
+    try {
+      long watermark = data.readLong();
+      long late = data.readLong();
+      long nulls = data.readLong();
+      byte finished = data.readByte();
+      readRows(data, version, build, allocator, batch -> batches.accept(batch, 0), "build");
+      readRows(data, version, probe, allocator, batch -> batches.accept(batch, 1), "probe");
+      return new Header(watermark, late, nulls, (finished & 1) != 0, (finished & 2) != 0);
+    } catch (EOFException e) {
+      throw new IllegalArgumentException("a window join state is truncated", e);
+    }
+  }
+
+  private static void readRows(
+      DataInputStream in,
+      int version,
+      Schema schema,
+      BufferAllocator allocator,
+      Consumer<VectorSchemaRoot> batches,
+      String side)
+      throws IOException {
+    if (version == LENGTHS_VERSION && in.readInt() < 0) { // the stream ends itself
+      throw new IllegalArgumentException(
+          "a window join state is truncated in its " + side + " rows");
+    }
+    BatchStreams.read(in, schema, allocator, batches, names(side));
   }
 
   private static BatchStreams.Names names(String side) {

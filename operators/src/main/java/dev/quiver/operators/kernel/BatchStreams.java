@@ -44,7 +44,8 @@ public final class BatchStreams {
 
   /**
    * Appends to {@code out} a stream of {@code schema} holding every batch {@code batches} passes to
-   * the consumer it is given (each valid during that call).
+   * the consumer it is given (each valid during that call), behind its int32 length: the form of
+   * the version 1 window join and per-window states (their restores still read it; tests write it).
    */
   public static void write(
       ByteArrayOutputStream out, Schema schema, Consumer<Consumer<VectorSchemaRoot>> batches) {

@@ -21,6 +21,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <pre>
  *   spill ─► [file 1] [file 2] ... ─► next(): file 1's batches, file 1 deleted, file 2's, ...
+ *                                 └► forEach (a snapshot): every file reread, all of them kept
  * </pre>
  *
  * Not thread-safe.
@@ -91,33 +92,23 @@ final class SpilledRows implements AutoCloseable {
   }
 
   /**
-   * Passes every spilled batch, in the order written, to {@code out} (valid during the call) and
-   * keeps them: a file is read once, so each is copied to a new file that replaces it. Only before
-   * {@link #next} began reading.
+   * Passes every spilled batch, in the order written, to {@code out} (valid during the call), read
+   * into {@code allocator} one at a time, and keeps them: each file is {@linkplain SpillFile#reread
+   * reread}, not used up, so the rows stay spilled as they were. Only before {@link #next} began
+   * reading.
    */
-  void forEach(SpillSpace space, BufferAllocator allocator, Consumer<VectorSchemaRoot> out) {
+  void forEach(BufferAllocator allocator, Consumer<VectorSchemaRoot> out) {
     if (reader != null) {
       throw new IllegalStateException("spilled window rows are being read back");
     }
-    int count = files.size();
-    for (int f = 0; f < count; f++) {
-      SpillFile old = files.poll();
-      SpillFile copy;
-      try (old;
-          SpillReader in = old.open(allocator);
-          SpillWriter writer = space.create(schema, PURPOSE)) {
+    for (SpillFile file : files) {
+      try (SpillReader in = file.reread(allocator)) {
         for (VectorSchemaRoot next = in.next(); next != null; next = in.next()) {
           try (VectorSchemaRoot batch = next) {
             out.accept(batch);
-            writer.write(batch);
           }
         }
-        copy = writer.finish();
-      } catch (RuntimeException | Error e) {
-        rows -= old.rows(); // read part-way, deleted: lost, as the failing task's state is
-        throw e;
       }
-      files.add(copy);
     }
   }
 

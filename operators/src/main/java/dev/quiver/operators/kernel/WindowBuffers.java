@@ -55,9 +55,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * read), then the batches in memory; one batch read back at a time, not reserved here (the caller
  * reserves what it keeps, as for a batch from memory). A window handed out by {@link #pollUpTo}
  * gets room to run in (its join or sort needs memory beside its rows): while more than half the
- * budget is used, the windows that end last spill. {@link #forEachBatch} (a snapshot) reads spilled
- * rows back and copies them to new files, since a spill file is read once. The bytes, rows and
- * files spilled (snapshot copies included) are counted by the spill space, as every operator's.
+ * budget is used, the windows that end last spill. {@link #forEachBatch} (a snapshot) rereads the
+ * spill files one batch at a time ({@link dev.quiver.operators.spill.SpillFile#reread}) and leaves
+ * them as they are: a checkpoint writes nothing to disk. The bytes, rows and files spilled are
+ * counted by the spill space, as every operator's.
  *
  * <p>Not thread-safe.
  */
@@ -455,15 +456,15 @@ public final class WindowBuffers implements AutoCloseable {
 
   /**
    * Passes every batch of {@code side} to {@code out} (valid during the call), window after window
-   * in order of end, each window's batches in the order they came: its spilled ones first (read
-   * back one at a time and written to new files, since a spill file is read once), then those in
-   * memory. The windows stay as they were. A failure part-way (the disk) loses the spilled rows of
-   * the file being copied: the task fails with it.
+   * in order of end, each window's batches in the order they came: its spilled ones first (reread
+   * from their files one at a time, into the allocator and not reserved, the files left as they
+   * are), then those in memory. The windows stay as they were, also when {@code out} or a read
+   * fails part-way.
    */
   public void forEachBatch(int side, Consumer<VectorSchemaRoot> out) {
     checkSide(side);
     for (Window window : byEnd.values()) {
-      window.spilled.get(side).forEach(space, allocator, out);
+      window.spilled.get(side).forEach(allocator, out);
       window.batches.get(side).forEach(out);
     }
   }

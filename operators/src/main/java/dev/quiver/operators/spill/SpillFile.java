@@ -3,8 +3,9 @@ package dev.quiver.operators.spill;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * A finished spill file: its batches in the order they were written, readable once. Closing it
- * deletes the file (and closes its reader, if one is still open).
+ * A finished spill file: its batches in the order they were written, read back once ({@link
+ * #open}), and besides as often as needed without being used up ({@link #reread}: a checkpoint of
+ * rows that stay spilled). Closing it deletes the file (and closes its readers still open).
  */
 public interface SpillFile extends AutoCloseable {
   /** Rows in the file. */
@@ -17,12 +18,23 @@ public interface SpillFile extends AutoCloseable {
   long bytes();
 
   /**
-   * A reader of the file's batches into {@code allocator}, one at a time. A file is read at most
-   * once: it is deleted when closed, and the point of spilling is to read it back only once.
+   * A reader of the file's batches into {@code allocator}, one at a time. A file is opened at most
+   * once: the point of spilling is to read it back only once, and then close (delete) it. (A {@link
+   * #reread} before or after does not count.)
    *
    * @throws IllegalStateException when the file was already opened or is closed
    */
   SpillReader open(BufferAllocator allocator);
+
+  /**
+   * A reader of the file's batches into {@code allocator}, one at a time, that leaves the file as
+   * it is: it can be reread, and {@linkplain #open opened}, again until it is closed. For an
+   * operator that writes rows it keeps spilled to a checkpoint, instead of copying them to a new
+   * file. Each reader is independent of the others; closing the file closes those still open.
+   *
+   * @throws IllegalStateException when the file is closed
+   */
+  SpillReader reread(BufferAllocator allocator);
 
   /** Deletes the file. Idempotent. */
   @Override

@@ -4,7 +4,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Where an operator puts what does not fit in its task's memory budget: spill files of Arrow
- * batches of one schema, written once, read back once, deleted when closed.
+ * batches of one schema, written once, read back once (and reread, unchanged, for a checkpoint of
+ * rows that stay spilled), deleted when closed.
  *
  * <p>Why an interface here: operators decide <em>when</em> to spill and never import the {@code
  * state} module that owns the files (or Flink, which owns the directories); the task hands them a
@@ -15,6 +16,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <pre>
  *   create(schema) ─► SpillWriter.write(batch)… ─► finish() ─► SpillFile ─► open(allocator)
  *                                                                 │          └► SpillReader.next()…
+ *                                                                 ├► reread(allocator)…: the file stays
  *                                                                 └► close(): the file is deleted
  * </pre>
  *

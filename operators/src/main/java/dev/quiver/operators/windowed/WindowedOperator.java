@@ -7,11 +7,15 @@ import dev.quiver.error.QuiverException;
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.StateStreams;
 import dev.quiver.operators.kernel.CoalescingOutput;
 import dev.quiver.operators.kernel.WindowBuffers;
 import dev.quiver.operators.kernel.WindowClock;
 import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.sort.PartitionTopN;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.function.Function;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -59,10 +63,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * rows keeps every row ranked within n over all of them, in the order the inner sort gives them).
  * The bytes, rows and files spilled reach the task's metrics through its spill space.
  *
- * <p>Checkpoints: {@link #snapshotState()} holds the buffered rows, spilled ones included (read
- * back and copied to new files: a spill file is read once), the watermark, the counters and whether
- * the input finished ({@link WindowedSnapshot}), held on the heap whole; a restore into a small
- * budget spills again. Not thread-safe.
+ * <p>Checkpoints: {@link #snapshotState(OutputStream)} writes the watermark, the counters, whether
+ * the input finished and the buffered rows, spilled ones included ({@link WindowedSnapshot}), to
+ * its stream one batch at a time: rows in memory as they are, spilled ones reread from their files
+ * one batch at a time ({@link dev.quiver.operators.spill.SpillFile#reread}: the files stay, nothing
+ * is copied), so no more than a batch of the state is ever on the heap. A restore reads a batch at
+ * a time and buffers it again as input (pruned for a top-N; a small budget spills again); it also
+ * reads the version 1 byte arrays of savepoints written before. Not thread-safe.
  */
 public final class WindowedOperator implements Operator {
   private final OperatorContext context;
@@ -294,28 +301,51 @@ public final class WindowedOperator implements Operator {
     return true;
   }
 
-  /** The buffered rows, the watermark, the counters and whether the input finished. */
+  /**
+   * The buffered rows, the watermark, the counters and whether the input finished ({@link
+   * WindowedSnapshot}), assembled from {@link #snapshotState(OutputStream)}.
+   */
   @Override
   public byte[] snapshotState() {
+    return StateStreams.toBytes(this);
+  }
+
+  /**
+   * Writes the header, then the buffered rows batch by batch, window after window (spilled rows
+   * read from their files one batch at a time; the files stay).
+   */
+  @Override
+  public void snapshotState(OutputStream out) throws IOException {
+    requireNonNull(out, "out is null");
     if (closed && !done) {
       throw new IllegalStateException(description + " is closed: it has no state to snapshot");
     }
     WindowedSnapshot.Header header =
         new WindowedSnapshot.Header(
             clock.watermark(), clock.lateRows(), clock.rowsWithoutWindow(), done);
-    return WindowedSnapshot.write(header, inputSchema, windows);
+    WindowedSnapshot.write(out, header, inputSchema, windows);
   }
 
   @Override
   public void restoreState(byte[] state) {
     requireNonNull(state, "state is null");
+    StateStreams.fromBytes(this, state);
+  }
+
+  /**
+   * Re-buffers the snapshot's rows batch by batch as they are read (pruned for a top-N, spilling
+   * when the budget refuses, as input does); also reads the byte-array format of version 1.
+   */
+  @Override
+  public void restoreState(InputStream in) throws IOException {
+    requireNonNull(in, "in is null");
     if (started || closed) {
       throw new IllegalStateException(description + " restores its state before any input");
     }
     started = true;
     WindowedSnapshot.Header header =
         WindowedSnapshot.read(
-            state, inputSchema, context.allocator(), batch -> keep(batch, Long.MIN_VALUE));
+            in, inputSchema, context.allocator(), batch -> keep(batch, Long.MIN_VALUE));
     clock.restore(header.watermark(), header.lateRows(), header.rowsWithoutWindow());
     if (header.finished()) {
       done = true;

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.join.WindowJoinTesting.Recorder;
 import dev.quiver.operators.join.WindowJoinTesting.Step;
+import dev.quiver.operators.kernel.VersionOneSnapshots;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
 import dev.quiver.testing.ArrowLeakCheck;
@@ -40,13 +41,25 @@ class WindowJoinSnapshotTest {
   @MethodSource("kinds")
   void restoredJoinContinuesExactlyAsTheUninterruptedRun(JoinKind kind, BufferAllocator a) {
     List<Step> steps = WindowJoinTesting.stream(50 + kind.hashCode() % 1000, 10, 90);
-    check(a, kind, steps, new int[] {0, 7, 30, 31, 61});
+    check(a, kind, steps, new int[] {0, 7, 30, 31, 61}, false);
+  }
+
+  /**
+   * A savepoint of main's code, whose states are version 1 byte arrays (an int32 length before each
+   * stream), restores to the same answer.
+   */
+  @ParameterizedTest
+  @MethodSource("kinds")
+  void restoresVersionOneStates(JoinKind kind, BufferAllocator a) {
+    List<Step> steps = WindowJoinTesting.stream(60 + kind.hashCode() % 1000, 10, 90);
+    check(a, kind, steps, new int[] {0, 7, 30, 61}, true);
   }
 
   /**
    * Runs {@code steps} whole, and again with a snapshot and restore before each of {@code cuts}.
    */
-  static void check(BufferAllocator a, JoinKind kind, List<Step> steps, int[] cuts) {
+  static void check(
+      BufferAllocator a, JoinKind kind, List<Step> steps, int[] cuts, boolean versionOne) {
     OperatorContext context = WindowJoinOperatorTest.context(a, TARGET);
     Map<Integer, List<List<Object>>> expected =
         WindowJoinTesting.expected(
@@ -76,6 +89,10 @@ class WindowJoinSnapshotTest {
           openAtCuts += join.openWindows();
           state = join.snapshotState();
           assertThat(join.snapshotState()).as("a snapshot changes nothing").isEqualTo(state);
+          if (versionOne) {
+            state = VersionOneSnapshots.fromVersion2(state, a, BUILD, PROBE);
+            assertThat(state[0]).isEqualTo((byte) 1);
+          }
         } else {
           assertThat(join.lateRows()).isEqualTo(late);
           assertThat(join.rowsWithoutWindow()).isEqualTo(nulls);

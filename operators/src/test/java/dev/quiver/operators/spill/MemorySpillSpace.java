@@ -254,6 +254,7 @@ public final class MemorySpillSpace implements SpillSpace {
     private final long fileRows;
     private final int batches;
     private Reader reader;
+    private final java.util.List<Reader> rereads = new java.util.ArrayList<>();
     private boolean opened;
     private boolean closed;
 
@@ -291,11 +292,25 @@ public final class MemorySpillSpace implements SpillSpace {
     }
 
     @Override
+    public SpillReader reread(BufferAllocator allocator) {
+      if (closed) {
+        throw new IllegalStateException("spill file is closed");
+      }
+      rereads.removeIf(r -> r.closed);
+      Reader again =
+          new Reader(new ArrowStreamReader(new ByteArrayInputStream(data), allocator), allocator);
+      rereads.add(again);
+      return again;
+    }
+
+    @Override
     public void close() {
       closed = true;
       if (reader != null) {
         reader.close();
       }
+      rereads.forEach(Reader::close);
+      rereads.clear();
       liveFiles.remove(this);
     }
   }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.operators.OperatorContext;
+import dev.quiver.operators.kernel.VersionOneSnapshots;
 import dev.quiver.operators.windowed.WindowedTesting.Recorder;
 import dev.quiver.operators.windowed.WindowedTesting.Step;
 import dev.quiver.testing.ArrowLeakCheck;
@@ -33,6 +34,20 @@ class WindowedSnapshotTest {
   @ParameterizedTest(name = "seed {0}")
   @ValueSource(longs = {50, 51, 52})
   void restoredOperatorContinuesExactlyAsTheUninterruptedRun(long seed, BufferAllocator a) {
+    check(seed, a, false);
+  }
+
+  /**
+   * A savepoint of main's code, whose states are version 1 byte arrays (an int32 length before the
+   * stream), restores to the same answer.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {53, 54})
+  void restoresVersionOneStates(long seed, BufferAllocator a) {
+    check(seed, a, true);
+  }
+
+  private static void check(long seed, BufferAllocator a, boolean versionOne) {
     List<Step> steps = WindowedTesting.stream(seed, 10, 90);
     int[] cuts = {0, 7, 30, 31, 61};
     OperatorContext context = WindowedOperatorTest.context(a, TARGET);
@@ -60,6 +75,10 @@ class WindowedSnapshotTest {
           openAtCuts += operator.openWindows();
           state = operator.snapshotState();
           assertThat(operator.snapshotState()).as("a snapshot changes nothing").isEqualTo(state);
+          if (versionOne) {
+            state = VersionOneSnapshots.fromVersion2(state, a, SCHEMA);
+            assertThat(state[0]).isEqualTo((byte) 1);
+          }
         } else {
           assertThat(operator.lateRows()).isEqualTo(late);
           assertThat(operator.rowsWithoutWindow()).isEqualTo(nulls);

@@ -5,9 +5,14 @@ import dev.quiver.operators.spill.SpillReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
-/** A finished spill file; closing it closes its reader and deletes it. */
+/**
+ * A finished spill file; closing it closes its readers (the one {@link #open} gave and the {@link
+ * #reread} ones still open) and deletes it.
+ */
 final class FileSpill implements SpillFile {
   private final FileSpillSpace space;
   private final Path file;
@@ -15,6 +20,7 @@ final class FileSpill implements SpillFile {
   private final int batches;
   private final long bytes;
   private FileSpillReader reader;
+  private final List<FileSpillReader> rereads = new ArrayList<>(); // closed ones pruned
   private boolean opened;
   private boolean closed;
 
@@ -52,14 +58,42 @@ final class FileSpill implements SpillFile {
   }
 
   @Override
+  public synchronized SpillReader reread(BufferAllocator allocator) {
+    if (closed) {
+      throw new IllegalStateException("spill file " + file + " is closed");
+    }
+    rereads.removeIf(FileSpillReader::isClosed);
+    FileSpillReader again = new FileSpillReader(file, allocator);
+    rereads.add(again);
+    return again;
+  }
+
+  @Override
   public synchronized void close() {
     if (closed) {
       return;
     }
     closed = true;
     try {
+      List<FileSpillReader> open = new ArrayList<>(rereads);
+      rereads.clear();
       if (reader != null) {
-        reader.close();
+        open.add(reader);
+      }
+      RuntimeException failure = null;
+      for (FileSpillReader each : open) {
+        try {
+          each.close();
+        } catch (RuntimeException e) {
+          if (failure == null) {
+            failure = e;
+          } else {
+            failure.addSuppressed(e);
+          }
+        }
+      }
+      if (failure != null) {
+        throw failure;
       }
     } finally {
       try {

@@ -52,6 +52,11 @@ final class FileSpillReader implements SpillReader {
     }
   }
 
+  /** Whether {@link #close} was called. */
+  boolean isClosed() {
+    return closed;
+  }
+
   @Override
   public void close() {
     if (closed) {

@@ -194,6 +194,63 @@ class FileSpillSpaceTest {
     }
   }
 
+  /**
+   * A reread leaves the file as it is: reread twice (one reader left open), then opened once, the
+   * same rows each time; closing the file closes the reread reader left open and deletes it.
+   */
+  @ParameterizedTest
+  @MethodSource("compressions")
+  void rereadLeavesTheFileToReadAgain(SpillCompression compression, BufferAllocator allocator)
+      throws IOException {
+    RandomBatches random = new RandomBatches(5).nullFraction(0.1);
+    List<List<Object>> expected = new ArrayList<>();
+    try (FileSpillSpace space = new FileSpillSpace(List.of(tmp), "task", compression)) {
+      SpillFile file;
+      try (SpillWriter writer = space.create(SCHEMA, "reread")) {
+        for (int rows : new int[] {40, 3, 120}) {
+          try (VectorSchemaRoot batch = random.batch(SCHEMA, rows, allocator)) {
+            expected.addAll(BatchRows.rows(batch));
+            writer.write(batch);
+          }
+        }
+        file = writer.finish();
+      }
+      Path path = onlyFile(space);
+      long written = space.spilledBytes();
+      for (int i = 0; i < 2; i++) {
+        try (SpillReader again = file.reread(allocator)) {
+          assertThat(readAll(again)).as("reread %d", i).isEqualTo(expected);
+        }
+      }
+      SpillReader leftOpen = file.reread(allocator);
+      leftOpen.next().close();
+      try (SpillReader once = file.open(allocator)) {
+        assertThat(readAll(once)).isEqualTo(expected);
+      }
+      try (SpillReader more = file.reread(allocator)) {
+        assertThat(readAll(more)).as("after open").isEqualTo(expected);
+      }
+      assertThat(path).exists();
+      assertThat(space.spilledBytes()).as("nothing written").isEqualTo(written);
+      assertThatThrownBy(() -> file.open(allocator)).isInstanceOf(IllegalStateException.class);
+      file.close(); // closes leftOpen: its batches' buffers are released
+      assertThat(path).doesNotExist();
+      assertThat(space.liveFiles()).isZero();
+      assertThatThrownBy(() -> file.reread(allocator)).isInstanceOf(IllegalStateException.class);
+      leftOpen.close();
+    }
+  }
+
+  private static List<List<Object>> readAll(SpillReader reader) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (VectorSchemaRoot next = reader.next(); next != null; next = reader.next()) {
+      try (VectorSchemaRoot batch = next) {
+        rows.addAll(BatchRows.rows(batch));
+      }
+    }
+    return rows;
+  }
+
   @Test
   void unusableDirectoryIsAClearError() throws IOException {
     Path notADirectory = Files.writeString(tmp.resolve("file"), "x");
