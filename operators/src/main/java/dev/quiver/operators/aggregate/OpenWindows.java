@@ -337,23 +337,23 @@ final class OpenWindows implements AutoCloseable {
    * Writes the groups of every window as keys and partial states, window after window in order of
    * end: each window's groups in memory in the order they were made, then its spilled runs, batch
    * by batch (a group may therefore appear more than once: a restore merges its states). Each batch
-   * is valid during the call only. A spill file is read once, so each run is copied to a new run as
-   * it is read, which replaces it. When {@code out} fails (a checkpoint stream that cannot be
-   * written), the run being read is still copied to its end and replaces the old one before the
-   * failure is rethrown: the windows are as they were, and the task can go on to a later
-   * checkpoint. After a failure of the spill space itself the runs are gone and the operator must
-   * be closed (the task fails and restores from an earlier checkpoint).
+   * is valid during the call only. The runs are read with {@link SpillFile#reread}, which leaves
+   * them in place: a checkpoint rewrites no spill file, and when {@code out} fails (a checkpoint
+   * stream that cannot be written) the windows are as they were, so the task can go on to a later
+   * checkpoint.
    */
   void writeStates(Consumer<VectorSchemaRoot> out) {
     for (Window window : byEnd.values()) {
       if (window.groups != null) {
         writeGroups(window.groups, out);
       }
-      for (int r = 0; r < window.runs.size(); r++) {
-        RuntimeException[] failed = {null};
-        window.runs.set(r, copy(window.runs.get(r), out, failed));
-        if (failed[0] != null) {
-          throw failed[0];
+      for (SpillFile run : window.runs) {
+        try (SpillReader reader = run.reread(context.allocator())) {
+          for (VectorSchemaRoot next = reader.next(); next != null; next = reader.next()) {
+            try (VectorSchemaRoot batch = next) {
+              out.accept(batch);
+            }
+          }
         }
       }
     }
@@ -374,32 +374,6 @@ final class OpenWindows implements AutoCloseable {
               context.allocator())) {
         out.accept(states);
       }
-    }
-  }
-
-  /** Passes every batch of {@code run} to {@code out} and returns a new run holding them. */
-  /**
-   * Copies {@code run} to a new run, passing each batch to {@code out} too until it fails ({@code
-   * failed[0]} then holds the failure; the copy goes on without it).
-   */
-  private SpillFile copy(SpillFile run, Consumer<VectorSchemaRoot> out, RuntimeException[] failed) {
-    try (SpillWriter writer = context.spillSpace().create(stateSchema, RUN);
-        SpillReader reader = run.open(context.allocator())) {
-      for (VectorSchemaRoot next = reader.next(); next != null; next = reader.next()) {
-        try (VectorSchemaRoot batch = next) {
-          if (failed[0] == null) {
-            try {
-              out.accept(batch);
-            } catch (RuntimeException e) {
-              failed[0] = e;
-            }
-          }
-          writer.write(batch);
-        }
-      }
-      SpillFile copy = writer.finish();
-      run.close();
-      return copy;
     }
   }
 

@@ -133,9 +133,13 @@ class WindowAggregateSpillTest {
         WindowTesting.drive(operator, steps, cut, cut + 1, false, out, allocator);
         cut++;
       }
+      long files = space.spilledFiles();
+      long bytes = space.spilledBytes();
       state = operator.snapshotState();
       assertThat(state[0]).isEqualTo(WindowSnapshot.VERSION);
       assertThat(operator.snapshotState()).as("a snapshot changes nothing").isEqualTo(state);
+      assertThat(space.spilledFiles()).as("the runs are reread, not copied").isEqualTo(files);
+      assertThat(space.spilledBytes()).isEqualTo(bytes);
       assertThat(operator.spilledRuns()).as("still spilled after the snapshot").isPositive();
     }
     assertCleanedUp(context, space);
@@ -153,7 +157,7 @@ class WindowAggregateSpillTest {
 
   /**
    * The checkpoint stream fails while a spilled window's run is being written to it: the snapshot
-   * fails, the operator keeps its windows (the run is copied to its end all the same), and a later
+   * fails, the operator keeps its windows (the runs are reread, never used up), and a later
    * snapshot restores into a new operator that goes on to the output of the uninterrupted run.
    */
   @Test
