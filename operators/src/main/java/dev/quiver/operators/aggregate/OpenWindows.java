@@ -7,7 +7,6 @@ import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.kernel.WindowSplitter;
 import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.operators.spill.SpillFile;
-import dev.quiver.operators.spill.SpillReader;
 import dev.quiver.operators.spill.SpillWriter;
 import dev.quiver.plan.aggregate.AggregateCall;
 import java.util.ArrayList;
@@ -348,13 +347,7 @@ final class OpenWindows implements AutoCloseable {
         writeGroups(window.groups, out);
       }
       for (SpillFile run : window.runs) {
-        try (SpillReader reader = run.reread(context.allocator())) {
-          for (VectorSchemaRoot next = reader.next(); next != null; next = reader.next()) {
-            try (VectorSchemaRoot batch = next) {
-              out.accept(batch);
-            }
-          }
-        }
+        run.rereadEach(context.allocator(), out);
       }
     }
   }

@@ -102,13 +102,7 @@ final class SpilledRows implements AutoCloseable {
       throw new IllegalStateException("spilled window rows are being read back");
     }
     for (SpillFile file : files) {
-      try (SpillReader in = file.reread(allocator)) {
-        for (VectorSchemaRoot next = in.next(); next != null; next = in.next()) {
-          try (VectorSchemaRoot batch = next) {
-            out.accept(batch);
-          }
-        }
-      }
+      file.rereadEach(allocator, out);
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.quiver.operators.spill;
 
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * A finished spill file: its batches in the order they were written, read back once ({@link
@@ -35,6 +37,21 @@ public interface SpillFile extends AutoCloseable {
    * @throws IllegalStateException when the file is closed
    */
   SpillReader reread(BufferAllocator allocator);
+
+  /**
+   * Passes every batch of the file, in the order written, to {@code out} (each valid during the
+   * call), {@linkplain #reread reread} into {@code allocator} one at a time: the file stays as it
+   * is.
+   */
+  default void rereadEach(BufferAllocator allocator, Consumer<VectorSchemaRoot> out) {
+    try (SpillReader reader = reread(allocator)) {
+      for (VectorSchemaRoot next = reader.next(); next != null; next = reader.next()) {
+        try (VectorSchemaRoot batch = next) {
+          out.accept(batch);
+        }
+      }
+    }
+  }
 
   /** Deletes the file. Idempotent. */
   @Override

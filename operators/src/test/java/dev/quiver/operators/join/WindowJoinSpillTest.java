@@ -38,8 +38,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 class WindowJoinSpillTest {
   private static final long BUDGET = 160 * 1024;
   private static final int TARGET = 256;
-  private static final int[] BUILD_KEY = {0};
-  private static final int[] PROBE_KEY = {2};
 
   /**
    * About 8 windows open at once, each taking rows for {@code lag} windows' time: far more than the
@@ -85,7 +83,7 @@ class WindowJoinSpillTest {
     MemorySpillSpace space = new MemorySpillSpace();
     OperatorContext context = small(a, space);
     Recorder out = new Recorder(TARGET, kind.type().outputSchema(PROBE, BUILD));
-    try (WindowJoinOperator join = operator(context, kind, out)) {
+    try (WindowJoinOperator join = WindowJoinTesting.keyJoin(context, kind, out)) {
       WindowJoinTesting.drive(join, steps, 0, steps.size(), true, out, a);
       assertThat(join.spills()).as("buffered rows spilled").isPositive();
     }
@@ -114,7 +112,7 @@ class WindowJoinSpillTest {
     OperatorContext context = small(a, space);
     byte[] state;
     int cut = steps.size() / 2;
-    try (WindowJoinOperator join = operator(context, kind, out)) {
+    try (WindowJoinOperator join = WindowJoinTesting.keyJoin(context, kind, out)) {
       WindowJoinTesting.drive(join, steps, 0, cut, false, out, a);
       // Cut where rows are spilled and the state is more than the budget holds once restored
       // (whole batches restore into much less memory than the slices they were).
@@ -132,7 +130,7 @@ class WindowJoinSpillTest {
     assertCleanedUp(context, space);
     MemorySpillSpace again = new MemorySpillSpace();
     OperatorContext restoredContext = small(a, again);
-    try (WindowJoinOperator restored = operator(restoredContext, kind, out)) {
+    try (WindowJoinOperator restored = WindowJoinTesting.keyJoin(restoredContext, kind, out)) {
       restored.restoreState(state);
       assertThat(restored.spilledFiles()).as("spilled again while restoring").isPositive();
       WindowJoinTesting.drive(restored, steps, cut, steps.size(), true, out, a);
@@ -157,7 +155,7 @@ class WindowJoinSpillTest {
               throw new IllegalStateException("sink fails");
             }
           };
-      join[0] = operator(context, JoinKind.of(JoinType.INNER), sink);
+      join[0] = WindowJoinTesting.keyJoin(context, JoinKind.of(JoinType.INNER), sink);
       try (WindowJoinOperator failing = join[0]) {
         Recorder ignored = new Recorder(TARGET, JoinType.INNER.outputSchema(PROBE, BUILD));
         assertThatThrownBy(
@@ -174,7 +172,8 @@ class WindowJoinSpillTest {
     List<Step> steps = stream(80, 30, 8, 900);
     OperatorContext context = small(a, SpillSpace.NONE);
     Recorder out = new Recorder(TARGET, JoinType.INNER.outputSchema(PROBE, BUILD));
-    try (WindowJoinOperator join = operator(context, JoinKind.of(JoinType.INNER), out)) {
+    try (WindowJoinOperator join =
+        WindowJoinTesting.keyJoin(context, JoinKind.of(JoinType.INNER), out)) {
       assertThatThrownBy(() -> WindowJoinTesting.drive(join, steps, 0, steps.size(), true, out, a))
           .isInstanceOfSatisfying(
               QuiverException.class,
@@ -190,7 +189,7 @@ class WindowJoinSpillTest {
   /** The memory {@code state} takes restored into an unlimited budget. */
   private static long restoredBytes(BufferAllocator a, JoinKind kind, byte[] state) {
     OperatorContext unlimited = WindowJoinOperatorTest.context(a, TARGET);
-    try (WindowJoinOperator join = operator(unlimited, kind, b -> b.close())) {
+    try (WindowJoinOperator join = WindowJoinTesting.keyJoin(unlimited, kind, b -> b.close())) {
       join.restoreState(state);
       return unlimited.budget().used();
     }
@@ -202,11 +201,11 @@ class WindowJoinSpillTest {
     Map<Integer, List<List<Object>>> expected =
         WindowJoinTesting.expected(
             steps,
-            new HashJoinCheck(kind, BUILD, BUILD_KEY, PROBE, PROBE_KEY).withTarget(TARGET),
+            new HashJoinCheck(kind, BUILD, new int[] {0}, PROBE, new int[] {2}).withTarget(TARGET),
             a);
     OperatorContext unlimited = WindowJoinOperatorTest.context(a, TARGET);
     Recorder out = new Recorder(TARGET, kind.type().outputSchema(PROBE, BUILD));
-    try (WindowJoinOperator join = operator(unlimited, kind, out)) {
+    try (WindowJoinOperator join = WindowJoinTesting.keyJoin(unlimited, kind, out)) {
       WindowJoinTesting.drive(join, steps, 0, steps.size(), true, out, a);
     }
     WindowJoinTesting.assertSameByStep(out.byStep, expected);
@@ -222,20 +221,5 @@ class WindowJoinSpillTest {
 
   private static OperatorContext small(BufferAllocator a, SpillSpace space) {
     return new OperatorContext(a, new MemoryBudget("small task", BUDGET), TARGET, space);
-  }
-
-  private static WindowJoinOperator operator(
-      OperatorContext context, JoinKind kind, dev.quiver.operators.BatchSink out) {
-    return new WindowJoinOperator(
-        context,
-        kind,
-        BUILD,
-        BUILD_KEY,
-        PROBE,
-        PROBE_KEY,
-        null,
-        WindowJoinTesting.END,
-        WindowJoinTesting.END,
-        out);
   }
 }

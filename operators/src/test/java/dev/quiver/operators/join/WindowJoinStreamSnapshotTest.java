@@ -34,8 +34,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class WindowJoinStreamSnapshotTest {
   private static final long BUDGET = 512 * 1024;
   private static final int TARGET = 1024;
-  private static final int[] BUILD_KEY = {0};
-  private static final int[] PROBE_KEY = {2};
   private static final int MIB = 1 << 20;
 
   /** {@code batches} batches of 1000 rows of both inputs in windows 1 to 4, then watermarks. */
@@ -64,7 +62,7 @@ class WindowJoinStreamSnapshotTest {
     List<Step> steps = stream(cut);
     Recorder whole = recorder(kind);
     try (WindowJoinOperator join =
-        operator(WindowJoinOperatorTest.context(a, TARGET), kind, whole)) {
+        WindowJoinTesting.keyJoin(WindowJoinOperatorTest.context(a, TARGET), kind, whole)) {
       WindowJoinTesting.drive(join, steps, 0, steps.size(), true, whole, a);
     }
     assertThat(whole.rows()).as("rows joined").hasSizeGreaterThan(10_000);
@@ -73,7 +71,7 @@ class WindowJoinStreamSnapshotTest {
     MemorySpillSpace space = new MemorySpillSpace();
     OperatorContext context = small(a, space);
     CountingStream state = new CountingStream();
-    try (WindowJoinOperator join = operator(context, kind, pieces)) {
+    try (WindowJoinOperator join = WindowJoinTesting.keyJoin(context, kind, pieces)) {
       WindowJoinTesting.drive(join, steps, 0, cut, false, pieces, a);
       int files = join.spilledFiles();
       long spilledBytes = space.spilledBytes();
@@ -94,7 +92,7 @@ class WindowJoinStreamSnapshotTest {
     MemorySpillSpace again = new MemorySpillSpace();
     OperatorContext restoredContext = small(a, again);
     int respilled;
-    try (WindowJoinOperator restored = operator(restoredContext, kind, pieces)) {
+    try (WindowJoinOperator restored = WindowJoinTesting.keyJoin(restoredContext, kind, pieces)) {
       SmallReads in = new SmallReads(new ByteArrayInputStream(state.toByteArray()));
       restored.restoreState(in);
       assertThat(in.read).as("read to its end").isEqualTo(state.size());
@@ -169,20 +167,5 @@ class WindowJoinStreamSnapshotTest {
 
   private static OperatorContext small(BufferAllocator a, MemorySpillSpace space) {
     return new OperatorContext(a, new MemoryBudget("small task", BUDGET), TARGET, space);
-  }
-
-  private static WindowJoinOperator operator(
-      OperatorContext context, JoinKind kind, dev.quiver.operators.BatchSink out) {
-    return new WindowJoinOperator(
-        context,
-        kind,
-        BUILD,
-        BUILD_KEY,
-        PROBE,
-        PROBE_KEY,
-        null,
-        WindowJoinTesting.END,
-        WindowJoinTesting.END,
-        out);
   }
 }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
+import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.kernel.Take;
+import dev.quiver.plan.join.JoinKind;
 import dev.quiver.testing.BatchRows;
 import dev.quiver.testing.RandomBatches;
 import java.time.LocalDateTime;
@@ -55,6 +57,13 @@ final class WindowJoinTesting {
   static final long SECOND = 1_000_000;
 
   private WindowJoinTesting() {}
+
+  /** The join of {@link #BUILD} column 0 and {@link #PROBE} column 2, equal, per window end. */
+  static WindowJoinOperator keyJoin(
+      OperatorContext context, JoinKind kind, dev.quiver.operators.BatchSink out) {
+    return new WindowJoinOperator(
+        context, kind, BUILD, new int[] {0}, PROBE, new int[] {2}, null, END, END, out);
+  }
 
   /** The end of window {@code w} (µs): every third one a microsecond past the millisecond grid. */
   static long windowEnd(int w) {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.util.AutoCloseables;
 
 /**
  * A finished spill file; closing it closes its readers (the one {@link #open} gave and the {@link
@@ -80,21 +81,7 @@ final class FileSpill implements SpillFile {
       if (reader != null) {
         open.add(reader);
       }
-      RuntimeException failure = null;
-      for (FileSpillReader each : open) {
-        try {
-          each.close();
-        } catch (RuntimeException e) {
-          if (failure == null) {
-            failure = e;
-          } else {
-            failure.addSuppressed(e);
-          }
-        }
-      }
-      if (failure != null) {
-        throw failure;
-      }
+      AutoCloseables.closeNoChecked(() -> AutoCloseables.close(open));
     } finally {
       try {
         Files.deleteIfExists(file);
