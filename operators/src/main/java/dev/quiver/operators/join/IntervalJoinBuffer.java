@@ -5,72 +5,155 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.operators.kernel.Take;
 import dev.quiver.operators.memory.BatchTransfer;
 import dev.quiver.operators.memory.MemoryBudget;
+import dev.quiver.operators.spill.SpillFile;
+import dev.quiver.operators.spill.SpillReader;
+import dev.quiver.operators.spill.SpillSpace;
+import dev.quiver.operators.spill.SpillWriter;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * The rows one input of an {@link IntervalJoinOperator} holds: whole batches in arrival order, each
- * with the range of its rows' event times, so that a join or an eviction can skip or take whole
- * batches. Every held batch is reserved in the budget until it is dropped.
+ * The rows one input of an {@link IntervalJoinOperator} holds: whole batches in memory, each with
+ * the range of its rows' event times, and runs of batches in spill files, each with the range of
+ * its rows' times, so that a join or an eviction can skip or take whole batches and whole files.
+ * Every batch in memory is reserved in the budget until it is dropped or spilled.
  *
  * <p>Rows are admitted batch at a time: a row without event time or behind the lateness bound is
  * dropped and counted; a batch that loses rows is compacted with one gather ({@link Take}), a batch
  * that loses none is kept as it came.
  *
  * <p>Probe batches of a LEFT or FULL join also remember which of their rows matched ({@link
- * Held#matched}, one bit per row, not reserved in the budget), so that the unmatched ones can be
- * emitted padded with NULLs when the batch is dropped.
+ * Held#matched}, one bit per row, not reserved in the budget; a file's bits are numbered through
+ * its batches), so that the unmatched ones can be emitted padded with NULLs when they are dropped.
  *
  * <p>Build batches also remember the event time below which their rows were joined already ({@link
  * Held#joinedBelow}): a batch whose rows complete at different watermarks is joined piece by piece
  * and dropped once its last row is joined, without copying the rows that wait.
+ *
+ * <p>Spilling ({@link #spillDownTo}): batches in memory move to spill files, four files per spill,
+ * in the order that costs the fewest reads: a build input spills the batches that complete last
+ * ({@link Order#LATEST_FIRST}), each file read back once, when the watermark completes its first
+ * row (the rows it does not complete yet come back into memory); a probe input spills the batches
+ * that die first ({@link Order#OLDEST_FIRST}), each file reread by every join that reaches it until
+ * it is dead. A batch partly joined already stays in memory.
  */
 final class IntervalJoinBuffer implements AutoCloseable {
-  /** A held batch: its rows' event times lie in {@code [min, max]}. */
+  static final String PURPOSE = "interval-join-rows";
+  private static final int FILES_PER_SPILL = 4;
+
+  /** Which batches a spill moves to disk first. */
+  enum Order {
+    /** The batches with the latest rows (a build input: they complete last). */
+    LATEST_FIRST,
+    /** The batches whose newest row is oldest (a probe input: they die first). */
+    OLDEST_FIRST
+  }
+
+  /**
+   * A held batch in memory, or a run of batches in a spill file: its rows' event times lie in
+   * {@code [min, max]}.
+   */
   static final class Held {
-    final VectorSchemaRoot batch;
+    final VectorSchemaRoot batch; // null when on disk
+    final SpillFile file; // null when in memory
+    final int[] batchRows; // rows of each batch of the file, in order (on disk)
     final long min;
     final long max;
-    final long bytes;
+    final long bytes; // reserved in the budget (in memory)
+    final long rowCount;
     long joinedBelow = Long.MIN_VALUE; // rows with an earlier event time were joined
-    final BitSet matched = new BitSet(); // probe rows that met a build row (LEFT, FULL joins)
+    final BitSet matched; // probe rows that met a build row (LEFT, FULL joins)
 
-    private Held(VectorSchemaRoot batch, long min, long max, long bytes) {
+    private Held(VectorSchemaRoot batch, long min, long max, long bytes, BitSet matched) {
       this.batch = batch;
+      this.file = null;
+      this.batchRows = null;
       this.min = min;
       this.max = max;
       this.bytes = bytes;
+      this.rowCount = batch.getRowCount();
+      this.matched = matched;
+    }
+
+    private Held(SpillFile file, int[] batchRows, long min, long max, BitSet matched) {
+      this.batch = null;
+      this.file = file;
+      this.batchRows = batchRows;
+      this.min = min;
+      this.max = max;
+      this.bytes = 0;
+      this.rowCount = file.rows();
+      this.matched = matched;
     }
 
     /** Whether no row of this batch has been joined yet. */
     boolean untouched() {
       return joinedBelow <= min;
     }
+
+    /** Whether the rows are in a spill file. */
+    boolean onDisk() {
+      return file != null;
+    }
+  }
+
+  /** Makes room in the budget when it refuses a batch (by spilling): whether anything moved. */
+  @FunctionalInterface
+  interface Room {
+    Room NONE = bytes -> false;
+
+    boolean make(long bytes);
+  }
+
+  /** Receives a held batch (valid during the call) and the number of its first row in its run. */
+  @FunctionalInterface
+  interface RowsAt {
+    void accept(VectorSchemaRoot batch, int firstRow);
   }
 
   private final MemoryBudget budget;
   private final BufferAllocator allocator;
+  private final SpillSpace space;
+  private final Order order;
   private final int timeColumn;
   private final String what; // how a budget error names these rows
   private final List<Held> held = new ArrayList<>();
+  private Room room = Room.NONE;
   private int[] rowScratch = new int[0];
   private long reserved;
   private long rows;
+  private long spilledRows; // held in spill files now
+  private long spills; // times batches moved to disk
   private long late;
   private long withoutTime;
 
-  IntervalJoinBuffer(MemoryBudget budget, BufferAllocator allocator, int timeColumn, String what) {
+  IntervalJoinBuffer(
+      MemoryBudget budget,
+      BufferAllocator allocator,
+      SpillSpace space,
+      Order order,
+      int timeColumn,
+      String what) {
     this.budget = requireNonNull(budget, "budget is null");
     this.allocator = requireNonNull(allocator, "allocator is null");
+    this.space = requireNonNull(space, "space is null");
+    this.order = requireNonNull(order, "order is null");
     this.timeColumn = timeColumn;
     this.what = requireNonNull(what, "what is null");
+  }
+
+  /** Who makes room when the budget refuses a batch; {@link Room#NONE} until set. */
+  void room(Room makesRoom) {
+    this.room = requireNonNull(makesRoom, "makesRoom is null");
   }
 
   /**
@@ -80,6 +163,8 @@ final class IntervalJoinBuffer implements AutoCloseable {
    */
   void admit(VectorSchemaRoot batch, long lateBelow) {
     VectorSchemaRoot kept = batch;
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
     try {
       int count = batch.getRowCount();
       TimeStampMicroVector times = (TimeStampMicroVector) batch.getVector(timeColumn);
@@ -87,8 +172,6 @@ final class IntervalJoinBuffer implements AutoCloseable {
       boolean checkNulls = times.getNullCount() > 0;
       int[] keep = scratch(count);
       int size = 0;
-      long min = Long.MAX_VALUE;
-      long max = Long.MIN_VALUE;
       for (int row = 0; row < count; row++) {
         if (checkNulls && times.isNull(row)) {
           withoutTime++;
@@ -111,26 +194,91 @@ final class IntervalJoinBuffer implements AutoCloseable {
         kept = Take.take(batch, keep, size, allocator);
         batch.close();
       }
-      long bytes = BatchTransfer.heldBytes(kept);
-      budget.reserve(bytes, what);
-      reserved += bytes;
-      held.add(new Held(kept, min, max, bytes));
-      rows += size;
     } catch (RuntimeException | Error e) {
       batch.close();
       kept.close();
       throw e;
     }
+    hold(kept, min, max, new BitSet(), true);
   }
 
-  /** The held batches, oldest first; the caller must not change the list. */
+  /**
+   * Takes ownership of {@code batch} (of a snapshot: every row has a time, none is checked for
+   * lateness), whose rows matched as {@code matched} says; with {@code spill}, the budget may make
+   * room by spilling.
+   */
+  void restore(VectorSchemaRoot batch, BitSet matched, boolean spill) {
+    holdAll(batch, matched, spill);
+  }
+
+  /** Holds {@code batch} (taken over; every row has a time) in memory. */
+  private void holdAll(VectorSchemaRoot batch, BitSet matched, boolean spill) {
+    int count = batch.getRowCount();
+    if (count == 0) {
+      batch.close();
+      return;
+    }
+    ArrowBuf data = batch.getVector(timeColumn).getDataBuffer();
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (int row = 0; row < count; row++) {
+      long time = data.getLong((long) row * Long.BYTES);
+      min = Math.min(min, time);
+      max = Math.max(max, time);
+    }
+    hold(batch, min, max, matched, spill);
+  }
+
+  /**
+   * Holds {@code batch} (taken over; its times in {@code [min, max]}) in memory, making room first
+   * when the budget refuses it.
+   */
+  private void hold(VectorSchemaRoot batch, long min, long max, BitSet matched, boolean spill) {
+    try {
+      int count = batch.getRowCount();
+      long bytes = BatchTransfer.heldBytes(batch);
+      if (!budget.tryReserve(bytes)) {
+        if (spill) {
+          room.make(bytes);
+        }
+        budget.reserve(bytes, what); // refused again: MEMORY_BUDGET_EXCEEDED
+      }
+      reserved += bytes;
+      held.add(new Held(batch, min, max, bytes, matched));
+      rows += count;
+    } catch (RuntimeException | Error e) {
+      batch.close();
+      throw e;
+    }
+  }
+
+  /** The held batches and files; the caller must not change the list. */
   List<Held> held() {
     return held;
   }
 
-  /** Rows held, including rows of partly joined batches that were joined already. */
+  /** Rows held, in memory and on disk, including rows of partly joined batches joined already. */
   long rows() {
     return rows;
+  }
+
+  /** Rows held in spill files now. */
+  long spilledRows() {
+    return spilledRows;
+  }
+
+  /** Spill files held now. */
+  int spilledFiles() {
+    int files = 0;
+    for (Held batch : held) {
+      files += batch.onDisk() ? 1 : 0;
+    }
+    return files;
+  }
+
+  /** How often batches were moved to disk. */
+  long spills() {
+    return spills;
   }
 
   long late() {
@@ -148,47 +296,191 @@ final class IntervalJoinBuffer implements AutoCloseable {
   }
 
   /**
+   * Moves batches in memory to spill files, in this buffer's {@link Order}, until the budget's use
+   * is at most {@code goal} or no batch is left to move (at least one when there is one). Whether
+   * any moved; never without a spill space.
+   */
+  boolean spillDownTo(long goal) {
+    if (!space.canSpill()) {
+      return false;
+    }
+    List<Held> candidates = new ArrayList<>();
+    for (Held batch : held) {
+      if (!batch.onDisk() && batch.untouched()) {
+        candidates.add(batch);
+      }
+    }
+    candidates.sort(
+        order == Order.LATEST_FIRST
+            ? Comparator.comparingLong((Held h) -> h.min).reversed()
+            : Comparator.comparingLong((Held h) -> h.max));
+    long excess = budget.used() - goal;
+    List<Held> chosen = new ArrayList<>();
+    long freed = 0;
+    for (Held batch : candidates) {
+      if (!chosen.isEmpty() && freed >= excess) {
+        break;
+      }
+      chosen.add(batch);
+      freed += batch.bytes;
+    }
+    if (chosen.isEmpty()) {
+      return false;
+    }
+    chosen.sort(Comparator.comparingLong((Held h) -> h.min));
+    long perFile = Math.max(1, freed / FILES_PER_SPILL);
+    int from = 0;
+    long bytes = 0;
+    for (int i = 0; i < chosen.size(); i++) {
+      bytes += chosen.get(i).bytes;
+      if (bytes >= perFile || i == chosen.size() - 1) {
+        spill(chosen.subList(from, i + 1));
+        from = i + 1;
+        bytes = 0;
+      }
+    }
+    spills++;
+    return true;
+  }
+
+  /** Writes {@code run} (held in memory, in time order) to one spill file that replaces them. */
+  private void spill(List<Held> run) {
+    SpillFile file;
+    int[] batchRows = new int[run.size()];
+    BitSet matched = new BitSet();
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    int offset = 0;
+    try (SpillWriter writer = space.create(run.get(0).batch.getSchema(), PURPOSE)) {
+      for (int i = 0; i < run.size(); i++) {
+        Held batch = run.get(i);
+        writer.write(batch.batch);
+        batchRows[i] = (int) batch.rowCount;
+        for (int row = batch.matched.nextSetBit(0); row >= 0; ) {
+          matched.set(offset + row);
+          row = batch.matched.nextSetBit(row + 1);
+        }
+        offset += (int) batch.rowCount;
+        min = Math.min(min, batch.min);
+        max = Math.max(max, batch.max);
+      }
+      file = writer.finish(); // a write that fails leaves the batches held as they were
+    }
+    Held onDisk = new Held(file, batchRows, min, max, matched);
+    for (Held batch : List.copyOf(run)) {
+      held.remove(batch);
+      forget(batch);
+      batch.batch.close();
+    }
+    held.add(onDisk);
+    rows += onDisk.rowCount;
+    spilledRows += onDisk.rowCount;
+  }
+
+  /**
+   * Passes each batch of {@code batch} to {@code out}, with the number of its first row in the run
+   * (0 in memory): the batch in memory as it is held, a file's batches reread one at a time (the
+   * file stays). Each batch is valid during the call only.
+   */
+  void forEachBatch(Held batch, RowsAt out) {
+    if (!batch.onDisk()) {
+      out.accept(batch.batch, 0);
+      return;
+    }
+    int[] first = {0};
+    batch.file.rereadEach(
+        allocator,
+        rows -> {
+          out.accept(rows, first[0]);
+          first[0] += rows.getRowCount();
+        });
+  }
+
+  /**
    * Hands the rows not joined yet with an event time before {@code below} (µs; {@code
    * Long.MAX_VALUE}: all of them) to {@code pieces}, as whole batches where it can, and forgets
-   * them. Returns the range {@code [min, max]} their times lie in (loosely: from the batches'
-   * ranges); {@code pieces} stays empty when there are none.
+   * them; a spill file that has such rows is read back whole, and its other rows are held in memory
+   * again. Returns the range {@code [min, max]} the pieces' times lie in (loosely: from the
+   * batches' ranges); {@code pieces} stays empty when there are none.
    */
   long[] takeBefore(long below, List<VectorSchemaRoot> pieces) {
     boolean all = below == Long.MAX_VALUE;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
-    for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
-      Held batch = it.next();
-      if (batch.min >= below && !all) {
-        continue;
+    List<VectorSchemaRoot> rest = new ArrayList<>();
+    try {
+      for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
+        Held batch = it.next();
+        if (batch.min >= below && !all) {
+          continue;
+        }
+        boolean whole = batch.max < below || all;
+        min = Math.min(min, Math.max(batch.min, batch.joinedBelow));
+        max = Math.max(max, whole ? batch.max : below - 1);
+        if (batch.onDisk()) {
+          readBack(batch, below, pieces, rest);
+          it.remove();
+          forget(batch);
+          batch.file.close();
+          continue;
+        }
+        if (whole && batch.untouched()) {
+          pieces.add(take(batch, it));
+          continue;
+        }
+        VectorSchemaRoot piece = copy(batch.batch, batch.joinedBelow, below);
+        if (piece != null) {
+          pieces.add(piece);
+        }
+        if (whole) {
+          drop(batch, it);
+        } else {
+          batch.joinedBelow = below;
+        }
       }
-      boolean whole = batch.max < below || all;
-      min = Math.min(min, Math.max(batch.min, batch.joinedBelow));
-      max = Math.max(max, whole ? batch.max : below - 1);
-      if (whole && batch.untouched()) {
-        pieces.add(take(batch, it));
-        continue;
+      while (!rest.isEmpty()) {
+        holdAll(rest.remove(rest.size() - 1), new BitSet(), true); // may spill the latest again
       }
-      VectorSchemaRoot piece = copy(batch, batch.joinedBelow, below);
-      if (piece != null) {
-        pieces.add(piece);
-      }
-      if (whole) {
-        drop(batch, it);
-      } else {
-        batch.joinedBelow = below;
-      }
+    } finally {
+      AutoCloseables.closeNoChecked(() -> AutoCloseables.close(rest));
     }
     return new long[] {min, max};
+  }
+
+  /**
+   * Reads the file of {@code batch} (untouched: spilled whole) to its end: its rows before {@code
+   * below} to {@code pieces}, the others to {@code rest}, both owned by the caller.
+   */
+  private void readBack(
+      Held batch, long below, List<VectorSchemaRoot> pieces, List<VectorSchemaRoot> rest) {
+    boolean all = below == Long.MAX_VALUE;
+    try (SpillReader reader = batch.file.open(allocator)) {
+      for (VectorSchemaRoot next = reader.next(); next != null; next = reader.next()) {
+        if (all) {
+          pieces.add(next);
+          continue;
+        }
+        try (VectorSchemaRoot rows = next) {
+          VectorSchemaRoot before = copy(rows, Long.MIN_VALUE, below);
+          if (before != null) {
+            pieces.add(before);
+          }
+          VectorSchemaRoot after = copy(rows, below, Long.MAX_VALUE);
+          if (after != null) {
+            rest.add(after);
+          }
+        }
+      }
+    }
   }
 
   /**
    * The rows of {@code batch} with an event time in {@code [from, below)} ({@code below} {@code
    * Long.MAX_VALUE}: no upper end) as a new batch the caller owns, or null if there are none.
    */
-  private VectorSchemaRoot copy(Held batch, long from, long below) {
-    int count = batch.batch.getRowCount();
-    ArrowBuf data = ((TimeStampMicroVector) batch.batch.getVector(timeColumn)).getDataBuffer();
+  private VectorSchemaRoot copy(VectorSchemaRoot batch, long from, long below) {
+    int count = batch.getRowCount();
+    ArrowBuf data = ((TimeStampMicroVector) batch.getVector(timeColumn)).getDataBuffer();
     int[] keep = scratch(count);
     int size = 0;
     for (int row = 0; row < count; row++) {
@@ -197,11 +489,12 @@ final class IntervalJoinBuffer implements AutoCloseable {
         keep[size++] = row;
       }
     }
-    return size == 0 ? null : Take.take(batch.batch, keep, size, allocator);
+    return size == 0 ? null : Take.take(batch, keep, size, allocator);
   }
 
   /**
-   * Removes {@code batch} (through {@code position}, which is at it) and hands it to the caller.
+   * Removes {@code batch} (in memory; through {@code position}, which is at it) and hands it to the
+   * caller.
    */
   private VectorSchemaRoot take(Held batch, Iterator<Held> position) {
     position.remove();
@@ -209,12 +502,18 @@ final class IntervalJoinBuffer implements AutoCloseable {
     return batch.batch;
   }
 
-  /** Removes {@code batch} (through {@code position}, which is at it) and closes it. */
+  /** Removes {@code batch} (through {@code position}, which is at it) and closes or deletes it. */
   private void drop(Held batch, Iterator<Held> position) {
-    take(batch, position).close();
+    position.remove();
+    forget(batch);
+    if (batch.onDisk()) {
+      batch.file.close();
+    } else {
+      batch.batch.close();
+    }
   }
 
-  /** Drops every batch whose rows are all before {@code below} (µs). */
+  /** Drops every batch and file whose rows are all before {@code below} (µs). */
   void dropBefore(long below) {
     for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
       Held batch = it.next();
@@ -224,23 +523,51 @@ final class IntervalJoinBuffer implements AutoCloseable {
     }
   }
 
-  /** Passes each batch of the rows not joined yet to {@code out} (valid during the call only). */
+  /**
+   * Passes each batch of the rows not joined yet to {@code out} (valid during the call only), in
+   * the order of {@link #held()}, a file's batches in the order written.
+   */
   void forEachPending(Consumer<VectorSchemaRoot> out) {
     for (Held batch : held) {
-      if (batch.untouched()) {
+      if (batch.onDisk()) {
+        batch.file.rereadEach(allocator, out); // spilled whole: every row is pending
+      } else if (batch.untouched()) {
         out.accept(batch.batch);
       } else {
-        try (VectorSchemaRoot rest = copy(batch, batch.joinedBelow, Long.MAX_VALUE)) {
+        try (VectorSchemaRoot rest = copy(batch.batch, batch.joinedBelow, Long.MAX_VALUE)) {
           out.accept(rest); // a partly joined batch is held only while it has rows to join
         }
       }
     }
   }
 
+  /**
+   * The matched bits of each batch {@link #forEachPending} passes, in the same order (a probe
+   * input: every row is pending).
+   */
+  List<BitSet> pendingMarks() {
+    List<BitSet> marks = new ArrayList<>();
+    for (Held batch : held) {
+      if (!batch.onDisk()) {
+        marks.add(batch.matched);
+        continue;
+      }
+      int offset = 0;
+      for (int count : batch.batchRows) {
+        marks.add(batch.matched.get(offset, offset + count));
+        offset += count;
+      }
+    }
+    return marks;
+  }
+
   private void forget(Held batch) {
     budget.release(batch.bytes);
     reserved -= batch.bytes;
-    rows -= batch.batch.getRowCount();
+    rows -= batch.rowCount;
+    if (batch.onDisk()) {
+      spilledRows -= batch.rowCount;
+    }
   }
 
   private int[] scratch(int count) {
@@ -250,26 +577,21 @@ final class IntervalJoinBuffer implements AutoCloseable {
     return rowScratch;
   }
 
-  /** Closes every held batch and releases their reservation. Idempotent; usable again after. */
+  /**
+   * Closes every held batch, deletes every spill file and releases the reservation. Idempotent;
+   * usable again after.
+   */
   @Override
   public void close() {
-    try {
-      RuntimeException failure = null;
-      for (Held batch : held) {
-        try {
-          batch.batch.close();
-        } catch (RuntimeException e) {
-          failure = failure == null ? e : failure;
-        }
-      }
-      if (failure != null) {
-        throw failure;
-      }
-    } finally {
-      held.clear();
-      budget.release(reserved);
-      reserved = 0;
-      rows = 0;
+    List<AutoCloseable> owned = new ArrayList<>(held.size());
+    for (Held batch : held) {
+      owned.add(batch.onDisk() ? batch.file : batch.batch);
     }
+    held.clear();
+    budget.release(reserved);
+    reserved = 0;
+    rows = 0;
+    spilledRows = 0;
+    AutoCloseables.closeNoChecked(() -> AutoCloseables.close(owned));
   }
 }

@@ -12,6 +12,7 @@ import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.StateStreams;
 import dev.quiver.operators.memory.BatchTransfer;
+import dev.quiver.operators.memory.MemoryBudget;
 import dev.quiver.plan.join.JoinKind;
 import dev.quiver.plan.join.JoinType;
 import java.io.IOException;
@@ -85,11 +86,19 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * batch stays held for newer rows. A late row is dropped on either side, also a preserved one, as
  * Flink SQL's outer interval join drops it.
  *
- * <p>Limitations: semi, anti, mark and null-aware joins are refused; the held rows are reserved in
- * the task's budget and do not spill: exceeding it fails with MEMORY_BUDGET_EXCEEDED naming this
- * operator. Checkpoints: {@link #snapshotState()} holds the watermark, the counters, the finished
- * inputs, the held rows and the matched bits of the probe rows ({@link IntervalJoinSnapshot}). Not
- * thread-safe.
+ * <p>Memory: the held rows are reserved in the task's budget. When it refuses a batch and the task
+ * has a {@linkplain OperatorContext#spillSpace() spill space}, held rows move to spill files until
+ * half of the budget's use is free ({@link IntervalJoinBuffer#spillDownTo}): first the build rows
+ * that complete last, each file read back once, when the watermark completes its first row; then
+ * the probe rows that die first, each file reread by every join that reaches it until it is dead.
+ * Joins happen at the same watermarks as in memory; an unmatched probe row in a file (LEFT, FULL)
+ * comes out padded when every row of its file is dead, up to the file's span of event time later
+ * than it would from memory. Without a spill space, exceeding the budget fails with
+ * MEMORY_BUDGET_EXCEEDED naming this operator.
+ *
+ * <p>Limitations: semi, anti, mark and null-aware joins are refused. Checkpoints: {@link
+ * #snapshotState()} holds the watermark, the counters, the finished inputs, the held rows and the
+ * matched bits of the probe rows ({@link IntervalJoinSnapshot}). Not thread-safe.
  */
 public final class IntervalJoinOperator implements Operator {
   private final OperatorContext context;
@@ -112,6 +121,7 @@ public final class IntervalJoinOperator implements Operator {
   private boolean probeFinished;
   private boolean started; // input, a watermark or a restore came
   private boolean closed;
+  private int[] padRows = new int[0];
 
   /**
    * @param kind the join kind: INNER, LEFT (preserves the probe rows), RIGHT (the build rows) or
@@ -166,10 +176,54 @@ public final class IntervalJoinOperator implements Operator {
     this.description = describe(residual);
     this.build =
         new IntervalJoinBuffer(
-            context.budget(), context.allocator(), buildTime, "build rows of " + description);
+            context.budget(),
+            context.allocator(),
+            context.spillSpace(),
+            IntervalJoinBuffer.Order.LATEST_FIRST,
+            buildTime,
+            "build rows of " + description);
     this.probe =
         new IntervalJoinBuffer(
-            context.budget(), context.allocator(), probeTime, "probe rows of " + description);
+            context.budget(),
+            context.allocator(),
+            context.spillSpace(),
+            IntervalJoinBuffer.Order.OLDEST_FIRST,
+            probeTime,
+            "probe rows of " + description);
+    build.room(this::makeRoom);
+    probe.room(this::makeRoom);
+  }
+
+  /**
+   * Before a join: held rows that take more than half of the budget move to spill files, as {@link
+   * #makeRoom} moves them, so that the hash join has half of the budget for the build rows it joins
+   * (beyond that it spills them itself). Nothing moves without a spill space.
+   */
+  private void spillForJoin() {
+    MemoryBudget budget = context.budget();
+    long goal = budget.limit() / 2;
+    if (budget.used() > goal && build.spillDownTo(goal) && budget.used() <= goal) {
+      return;
+    }
+    if (budget.used() > goal) {
+      probe.spillDownTo(goal);
+    }
+  }
+
+  /**
+   * Makes room for {@code bytes} the budget refused: moves held rows to spill files until half of
+   * the budget's use before is free (and {@code bytes} fit under its limit), the build rows that
+   * complete last first (each is read back once), then the probe rows that die first (each is
+   * reread by every join that reaches it until it dies). Whether anything moved.
+   */
+  private boolean makeRoom(long bytes) {
+    MemoryBudget budget = context.budget();
+    long goal = Math.min(budget.used() / 2, budget.limit() - bytes);
+    boolean spilled = build.spillDownTo(goal);
+    if (budget.used() > goal) {
+      spilled |= probe.spillDownTo(goal);
+    }
+    return spilled;
   }
 
   private static void checkTime(Schema schema, int column, String side) {
@@ -305,30 +359,46 @@ public final class IntervalJoinOperator implements Operator {
             context.allocator(),
             context.targetBatchRows(),
             sink)) {
-      int[] rows = new int[0];
       for (IntervalJoinBuffer.Held held : probe.held()) {
-        if (held.min >= deadBelow) {
+        boolean all = held.max < deadBelow;
+        if (held.min >= deadBelow
+            || (held.onDisk() && !all) // a file's rows are padded when all of them are dead
+            || held.matched.cardinality() == held.rowCount) {
           continue;
         }
-        int count = held.batch.getRowCount();
-        if (rows.length < count) {
-          rows = new int[count];
-        }
-        boolean all = held.max < deadBelow;
-        ArrowBuf times = held.batch.getVector(probeTimeColumn).getDataBuffer();
-        int unmatched = 0;
-        for (int row = held.matched.nextClearBit(0); row < count; ) {
-          if (all || times.getLong((long) row * Long.BYTES) < deadBelow) {
-            rows[unmatched++] = row;
-          }
-          row = held.matched.nextClearBit(row + 1);
-        }
-        out.probeRows(held.batch, rows, unmatched);
-        for (int i = 0; i < unmatched; i++) {
-          held.matched.set(rows[i]); // padded: never again
-        }
+        probe.forEachBatch(held, (batch, first) -> pad(out, held, batch, first, all, deadBelow));
       }
       out.flush();
+    }
+  }
+
+  /**
+   * Emits the rows of {@code batch} (the rows of {@code held} from its row {@code first}) that are
+   * dead ({@code all}, or before {@code deadBelow}) and have no matched bit, padded, and sets their
+   * bits.
+   */
+  private void pad(
+      JoinOutput out,
+      IntervalJoinBuffer.Held held,
+      VectorSchemaRoot batch,
+      int first,
+      boolean all,
+      long deadBelow) {
+    int count = batch.getRowCount();
+    if (padRows.length < count) {
+      padRows = new int[count];
+    }
+    ArrowBuf times = batch.getVector(probeTimeColumn).getDataBuffer();
+    int unmatched = 0;
+    for (int row = held.matched.nextClearBit(first) - first; row < count; ) {
+      if (all || times.getLong((long) row * Long.BYTES) < deadBelow) {
+        padRows[unmatched++] = row;
+      }
+      row = held.matched.nextClearBit(first + row + 1) - first;
+    }
+    out.probeRows(batch, padRows, unmatched);
+    for (int i = 0; i < unmatched; i++) {
+      held.matched.set(first + padRows[i]); // padded: never again
     }
   }
 
@@ -341,6 +411,7 @@ public final class IntervalJoinOperator implements Operator {
     try {
       long[] span = build.takeBefore(below, pieces);
       if (!pieces.isEmpty()) {
+        spillForJoin();
         run(pieces, plus(span[0], lower), plus(span[1], upper));
       }
     } catch (QuiverException e) {
@@ -384,8 +455,13 @@ public final class IntervalJoinOperator implements Operator {
       }
       join.finish(0);
       for (int i = 0; i < probed.size(); i++) {
-        VectorSchemaRoot shared = BatchTransfer.share(probed.get(i).batch, context.allocator());
-        join.add(1, marks ? ProbeMarks.addRowIds(shared, i, hashProbe) : shared);
+        int ordinal = i;
+        probe.forEachBatch(
+            probed.get(i),
+            (rows, first) -> {
+              VectorSchemaRoot shared = BatchTransfer.share(rows, context.allocator());
+              join.add(1, marks ? ProbeMarks.addRowIds(shared, ordinal, first, hashProbe) : shared);
+            });
       }
       join.finish(1);
     }
@@ -395,11 +471,17 @@ public final class IntervalJoinOperator implements Operator {
     if (e.code() != ErrorCode.MEMORY_BUDGET_EXCEEDED) {
       return e;
     }
+    String why =
+        context.spillSpace().canSpill()
+            ? " holds the rows of both inputs until the watermark passes their interval and a batch"
+                + " does not fit even after its held rows spilled"
+            : " holds the rows of both inputs until the watermark passes their interval and cannot"
+                + " spill them";
     return new QuiverException(
         e.code(),
         description
-            + " holds the rows of both inputs until the watermark passes their interval and cannot"
-            + " spill them: give the task more memory, use more tasks, narrow the interval or let"
+            + why
+            + ": give the task more memory, use more tasks, narrow the interval or let"
             + " the watermark lag less ("
             + e.getMessage()
             + ")",
@@ -427,9 +509,24 @@ public final class IntervalJoinOperator implements Operator {
     return probe.rows();
   }
 
-  /** Probe batches held (tests). */
+  /** Probe batches and files held (tests). */
   int heldProbeBatches() {
     return probe.held().size();
+  }
+
+  /** How often held rows were moved to spill files. */
+  public long spills() {
+    return build.spills() + probe.spills();
+  }
+
+  /** Spill files held now. */
+  public int spilledFiles() {
+    return build.spilledFiles() + probe.spilledFiles();
+  }
+
+  /** Rows held in spill files now: build rows, probe rows. */
+  long[] spilledRows() {
+    return new long[] {build.spilledRows(), probe.spilledRows()};
   }
 
   @Override

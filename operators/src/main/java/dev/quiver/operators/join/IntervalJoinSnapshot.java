@@ -10,7 +10,9 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.List;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -25,21 +27,24 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   late build rows, late probe rows, build rows without time, probe rows without time: 4 × int64
  *   finished inputs               1 byte: bit 0 build, bit 1 probe
  *   build rows                    an Arrow IPC stream (no length: its end-of-stream marker ends it)
- *                                 of the build rows not joined yet, in arrival order
+ *                                 of the build rows not joined yet, in memory and in spill files
+ *   matched probe rows            int32 batches, then per probe batch of the stream below, in
+ *                                 order: int32 words, that many int64 words of its matched bits
+ *                                 (LEFT / FULL joins; no words when none matched)
  *   probe rows                    an Arrow IPC stream of the probe rows held
- *   matched probe rows            int32 batches, then per held probe batch in order: int32 words,
- *                                 that many int64 words of its matched bits (LEFT / FULL joins;
- *                                 no words when none matched)
  * </pre>
  *
- * A restore admits the rows again as they were (no lateness check: they were on time when they
- * came), so the restored operator joins and evicts them at the same watermarks, and pads the same
- * unmatched probe rows. A later format gets a new version; {@link #read} refuses versions it does
- * not know, reads version 2 (each stream behind an int64 length) and version 1 (as version 2
- * without matched bits: nothing matched).
+ * Rows in spill files are reread into the stream one batch at a time; the files stay. A restore
+ * holds the rows again as they were (no lateness check: they were on time when they came), each
+ * probe batch with its matched bits, spilling as the budget requires, so the restored operator
+ * joins and evicts them at the same watermarks, and pads the same unmatched probe rows. A later
+ * format gets a new version; {@link #read} refuses versions it does not know, reads version 3 (the
+ * matched bits after the probe rows, restored in memory only), version 2 (as 3, each stream behind
+ * an int64 length) and version 1 (as version 2 without matched bits: nothing matched).
  */
 final class IntervalJoinSnapshot {
-  static final byte VERSION = 3;
+  static final byte VERSION = 4;
+  private static final byte MARKS_AFTER_VERSION = 3; // and 2: the matched bits after the rows
   private static final byte LENGTHS_VERSION = 2; // and 1: an int64 length before each stream
   private static final int HEADER_BYTES = 1 + 5 * Long.BYTES + 1;
   private static final BatchStreams.Names NAMES =
@@ -69,15 +74,16 @@ final class IntervalJoinSnapshot {
     data.writeLong(probe.withoutTime());
     data.write((header.buildFinished() ? 1 : 0) | (header.probeFinished() ? 2 : 0));
     BatchStreams.write(data, buildSchema, build::forEachPending);
-    BatchStreams.write(data, probeSchema, probe::forEachPending);
-    data.writeInt(probe.held().size());
-    for (IntervalJoinBuffer.Held held : probe.held()) {
-      long[] words = held.matched.toLongArray();
+    List<BitSet> marks = probe.pendingMarks();
+    data.writeInt(marks.size());
+    for (BitSet matched : marks) {
+      long[] words = matched.toLongArray();
       data.writeInt(words.length);
       for (long word : words) {
         data.writeLong(word);
       }
     }
+    BatchStreams.write(data, probeSchema, probe::forEachPending);
     data.flush();
   }
 
@@ -114,10 +120,44 @@ final class IntervalJoinSnapshot {
       long buildWithoutTime = data.readLong();
       long probeWithoutTime = data.readLong();
       byte finished = data.readByte();
-      readRows(data, version, buildSchema, allocator, rows -> build.admit(rows, Long.MIN_VALUE));
-      readRows(data, version, probeSchema, allocator, rows -> probe.admit(rows, Long.MIN_VALUE));
-      if (version >= 2) {
-        readMarks(data, probe);
+      readRows(
+          data, version, buildSchema, allocator, rows -> build.restore(rows, new BitSet(), true));
+      if (version > MARKS_AFTER_VERSION) {
+        List<BitSet> marks = readMarks(data);
+        int[] next = {0};
+        readRows(
+            data,
+            version,
+            probeSchema,
+            allocator,
+            rows -> {
+              if (next[0] >= marks.size()) {
+                rows.close();
+                throw corrupt(marks.size(), next[0] + 1);
+              }
+              probe.restore(rows, marks.get(next[0]++), true);
+            });
+        if (next[0] != marks.size()) {
+          throw corrupt(marks.size(), next[0]);
+        }
+      } else {
+        // Older layouts: the bits follow the rows, so the rows stay in memory, as they did then.
+        readRows(
+            data,
+            version,
+            probeSchema,
+            allocator,
+            rows -> probe.restore(rows, new BitSet(), false));
+        if (version >= 2) {
+          List<BitSet> marks = readMarks(data);
+          List<IntervalJoinBuffer.Held> held = probe.held();
+          if (marks.size() != held.size()) {
+            throw corrupt(marks.size(), held.size());
+          }
+          for (int i = 0; i < marks.size(); i++) {
+            held.get(i).matched.or(marks.get(i));
+          }
+        }
       }
       build.counters(lateBuild, buildWithoutTime);
       probe.counters(lateProbe, probeWithoutTime);
@@ -148,17 +188,14 @@ final class IntervalJoinSnapshot {
         NAMES);
   }
 
-  /** Sets the matched bits of the restored probe batches, which are the snapshot's, in order. */
-  private static void readMarks(DataInputStream in, IntervalJoinBuffer probe) throws IOException {
+  /** Reads the matched bits of the probe batches. */
+  private static List<BitSet> readMarks(DataInputStream in) throws IOException {
     int batches = in.readInt();
-    if (batches != probe.held().size()) {
-      throw new IllegalArgumentException(
-          "an interval join state is corrupt: matched bits of "
-              + batches
-              + " probe batches for "
-              + probe.held().size());
+    if (batches < 0) {
+      throw new IllegalArgumentException("an interval join state is truncated");
     }
-    for (IntervalJoinBuffer.Held held : probe.held()) {
+    List<BitSet> marks = new ArrayList<>();
+    for (int b = 0; b < batches; b++) {
       int count = in.readInt();
       if (count < 0 || count > (1 << 28)) {
         throw new IllegalArgumentException("an interval join state is truncated");
@@ -167,7 +204,16 @@ final class IntervalJoinSnapshot {
       for (int i = 0; i < count; i++) {
         words[i] = in.readLong();
       }
-      held.matched.or(BitSet.valueOf(words));
+      marks.add(BitSet.valueOf(words));
     }
+    return marks;
+  }
+
+  private static IllegalArgumentException corrupt(int marks, int batches) {
+    return new IllegalArgumentException(
+        "an interval join state is corrupt: matched bits of "
+            + marks
+            + " probe batches for "
+            + batches);
   }
 }

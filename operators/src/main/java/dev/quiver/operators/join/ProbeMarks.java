@@ -17,10 +17,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * How an {@link IntervalJoinOperator} of a LEFT or FULL join learns which held probe rows matched,
  * without changing {@link HashJoinOperator}: each probe batch it hands to a hash join gets a hidden
- * last column, the row's id ({@code batch ordinal << 32 | row}); this sink reads the ids of the
- * joined rows, sets their {@link IntervalJoinBuffer.Held#matched} bits, drops the column and passes
- * the rest on under the operator's output schema. A build row padded with NULLs (a FULL join's) has
- * a NULL id and marks nothing. The column travels like any probe column, also through a spill.
+ * last column, the row's id ({@code batch ordinal << 32 | row}, a file's rows numbered through its
+ * batches); this sink reads the ids of the joined rows, sets their {@link
+ * IntervalJoinBuffer.Held#matched} bits, drops the column and passes the rest on under the
+ * operator's output schema. A build row padded with NULLs (a FULL join's) has a NULL id and marks
+ * nothing. The column travels like any probe column, also through a spill.
  */
 final class ProbeMarks implements BatchSink {
   private static final Field ROW_ID =
@@ -51,15 +52,18 @@ final class ProbeMarks implements BatchSink {
     return new Schema(fields);
   }
 
-  /** {@code batch} (taken over) with the ids of batch {@code ordinal}'s rows as a last column. */
-  static VectorSchemaRoot addRowIds(VectorSchemaRoot batch, int ordinal, Schema schema) {
+  /**
+   * {@code batch} (taken over) with the ids of its rows as a last column: rows {@code first, first
+   * + 1, ...} of held batch or file {@code ordinal}.
+   */
+  static VectorSchemaRoot addRowIds(VectorSchemaRoot batch, int ordinal, int first, Schema schema) {
     int rows = batch.getRowCount();
     BigIntVector ids = (BigIntVector) ROW_ID.createVector(batch.getVector(0).getAllocator());
     try {
       ids.allocateNew(rows);
       long base = (long) ordinal << 32;
       for (int row = 0; row < rows; row++) {
-        ids.set(row, base | row);
+        ids.set(row, base | (first + row));
       }
       ids.setValueCount(rows);
     } catch (RuntimeException | Error e) {

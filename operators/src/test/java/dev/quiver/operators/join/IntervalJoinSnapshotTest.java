@@ -17,6 +17,7 @@ import dev.quiver.plan.join.JoinType;
 import dev.quiver.testing.ArrowLeakCheck;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -70,12 +71,13 @@ class IntervalJoinSnapshotTest {
   }
 
   /**
-   * States of version 1 (before outer joins: no matched bits) and 2 (an int64 length before each
-   * stream), as a savepoint of an earlier release holds them, restore an INNER join.
+   * States of version 1 (before outer joins: no matched bits), 2 (an int64 length before each
+   * stream) and 3 (the matched bits after the probe rows), as a savepoint of an earlier release
+   * holds them, restore an INNER join.
    */
   @Test
-  void statesOfVersionsOneAndTwoRestoreAnInnerJoin(BufferAllocator allocator) throws IOException {
-    for (int version = 1; version <= 2; version++) {
+  void statesOfVersionsOneToThreeRestoreAnInnerJoin(BufferAllocator allocator) throws IOException {
+    for (int version = 1; version <= 3; version++) {
       List<Step> steps = IntervalJoinTesting.stream(shape(60));
       int cut = steps.size() / 2;
       OperatorContext context = IntervalJoinTesting.context(allocator, 100);
@@ -87,7 +89,8 @@ class IntervalJoinSnapshotTest {
       byte[] old;
       try (IntervalJoinOperator operator = operator(context, pieces)) {
         IntervalJoinTesting.drive(operator, steps, 0, cut, pieces, allocator);
-        byte[] state = withLengths(operator.snapshotState(), allocator);
+        byte[] three = marksAfterRows(operator.snapshotState(), allocator);
+        byte[] state = version == 3 ? three : withLengths(three, allocator);
         assertThat(operator.heldProbeBatches()).isPositive();
         // Version 1 is without the matched bits: a count, then an empty word count per held
         // probe batch.
@@ -105,6 +108,42 @@ class IntervalJoinSnapshotTest {
       assertThat(pieces.byStep).as("version %s", version).isEqualTo(whole.byStep);
       assertThat(context.budget().used()).isZero();
     }
+  }
+
+  /**
+   * A state in the layout of version 3, which wrote the matched bits after the probe rows (this
+   * finds where each part ends by reading it).
+   */
+  private static byte[] marksAfterRows(byte[] state, BufferAllocator allocator) throws IOException {
+    int header = 1 + 5 * Long.BYTES + 1;
+    int buildEnd = streamEnd(state, header, allocator);
+    DataInputStream marks =
+        new DataInputStream(new ByteArrayInputStream(state, buildEnd, state.length - buildEnd));
+    int batches = marks.readInt();
+    for (int b = 0; b < batches; b++) {
+      marks.skipBytes(marks.readInt() * Long.BYTES);
+    }
+    int marksEnd = state.length - marks.available();
+    int probeEnd = streamEnd(state, marksEnd, allocator);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(state, 0, buildEnd);
+    out.write(state, marksEnd, probeEnd - marksEnd);
+    out.write(state, buildEnd, marksEnd - buildEnd);
+    byte[] three = out.toByteArray();
+    three[0] = 3;
+    return three;
+  }
+
+  /** Where the Arrow IPC stream that starts at {@code start} in {@code state} ends. */
+  private static int streamEnd(byte[] state, int start, BufferAllocator allocator)
+      throws IOException {
+    ByteArrayInputStream in = new ByteArrayInputStream(state, start, state.length - start);
+    try (ArrowStreamReader reader = new ArrowStreamReader(StateStreams.unclosable(in), allocator)) {
+      while (reader.loadNextBatch()) {
+        // to its end
+      }
+    }
+    return state.length - in.available();
   }
 
   /**

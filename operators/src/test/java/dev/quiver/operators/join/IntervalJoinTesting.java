@@ -21,6 +21,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -316,6 +317,9 @@ final class IntervalJoinTesting {
     boolean build = input == 0;
     VectorSchemaRoot root = VectorSchemaRoot.create(build ? BUILD : PROBE, allocator);
     try {
+      for (FieldVector vector : root.getFieldVectors()) {
+        vector.setInitialCapacity(Math.max(1, rows.size())); // as small as a source's batch
+      }
       root.allocateNew();
       BigIntVector key = (BigIntVector) root.getVector(build ? 0 : 1);
       TimeStampMicroVector time = (TimeStampMicroVector) root.getVector(build ? 1 : 2);
