@@ -32,12 +32,13 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * that loses none is kept as it came.
  *
  * <p>Probe batches of a LEFT or FULL join also remember which of their rows matched ({@link
- * Held#matched}, one bit per row, not reserved in the budget; a file's bits are numbered through
- * its batches), so that the unmatched ones can be emitted padded with NULLs when they are dropped.
+ * HeldRows#matched}, one bit per row, not reserved in the budget; a file's bits are numbered
+ * through its batches), so that the unmatched ones can be emitted padded with NULLs when they are
+ * dropped.
  *
  * <p>Build batches also remember the event time below which their rows were joined already ({@link
- * Held#joinedBelow}): a batch whose rows complete at different watermarks is joined piece by piece
- * and dropped once its last row is joined, without copying the rows that wait.
+ * HeldRows#joinedBelow}): a batch whose rows complete at different watermarks is joined piece by
+ * piece and dropped once its last row is joined, without copying the rows that wait.
  *
  * <p>Spilling ({@link #spillDownTo}): batches in memory move to spill files, four files per spill,
  * in the order that costs the fewest reads: a build input spills the batches that complete last
@@ -58,54 +59,6 @@ final class IntervalJoinBuffer implements AutoCloseable {
     OLDEST_FIRST
   }
 
-  /**
-   * A held batch in memory, or a run of batches in a spill file: its rows' event times lie in
-   * {@code [min, max]}.
-   */
-  static final class Held {
-    final VectorSchemaRoot batch; // null when on disk
-    final SpillFile file; // null when in memory
-    final int[] batchRows; // rows of each batch of the file, in order (on disk)
-    final long min;
-    final long max;
-    final long bytes; // reserved in the budget (in memory)
-    final long rowCount;
-    long joinedBelow = Long.MIN_VALUE; // rows with an earlier event time were joined
-    final BitSet matched; // probe rows that met a build row (LEFT, FULL joins)
-
-    private Held(VectorSchemaRoot batch, long min, long max, long bytes, BitSet matched) {
-      this.batch = batch;
-      this.file = null;
-      this.batchRows = null;
-      this.min = min;
-      this.max = max;
-      this.bytes = bytes;
-      this.rowCount = batch.getRowCount();
-      this.matched = matched;
-    }
-
-    private Held(SpillFile file, int[] batchRows, long min, long max, BitSet matched) {
-      this.batch = null;
-      this.file = file;
-      this.batchRows = batchRows;
-      this.min = min;
-      this.max = max;
-      this.bytes = 0;
-      this.rowCount = file.rows();
-      this.matched = matched;
-    }
-
-    /** Whether no row of this batch has been joined yet. */
-    boolean untouched() {
-      return joinedBelow <= min;
-    }
-
-    /** Whether the rows are in a spill file. */
-    boolean onDisk() {
-      return file != null;
-    }
-  }
-
   /** Makes room in the budget when it refuses a batch (by spilling): whether anything moved. */
   @FunctionalInterface
   interface Room {
@@ -114,19 +67,13 @@ final class IntervalJoinBuffer implements AutoCloseable {
     boolean make(long bytes);
   }
 
-  /** Receives a held batch (valid during the call) and the number of its first row in its run. */
-  @FunctionalInterface
-  interface RowsAt {
-    void accept(VectorSchemaRoot batch, int firstRow);
-  }
-
   private final MemoryBudget budget;
   private final BufferAllocator allocator;
   private final SpillSpace space;
   private final Order order;
   private final int timeColumn;
   private final String what; // how a budget error names these rows
-  private final List<Held> held = new ArrayList<>();
+  private final List<HeldRows> held = new ArrayList<>();
   private Room room = Room.NONE;
   private int[] rowScratch = new int[0];
   private long reserved;
@@ -244,7 +191,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
         budget.reserve(bytes, what); // refused again: MEMORY_BUDGET_EXCEEDED
       }
       reserved += bytes;
-      held.add(new Held(batch, min, max, bytes, matched));
+      held.add(HeldRows.inMemory(batch, min, max, bytes, matched));
       rows += count;
     } catch (RuntimeException | Error e) {
       batch.close();
@@ -253,7 +200,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
   }
 
   /** The held batches and files; the caller must not change the list. */
-  List<Held> held() {
+  List<HeldRows> held() {
     return held;
   }
 
@@ -270,7 +217,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
   /** Spill files held now. */
   int spilledFiles() {
     int files = 0;
-    for (Held batch : held) {
+    for (HeldRows batch : held) {
       files += batch.onDisk() ? 1 : 0;
     }
     return files;
@@ -304,20 +251,20 @@ final class IntervalJoinBuffer implements AutoCloseable {
     if (!space.canSpill()) {
       return false;
     }
-    List<Held> candidates = new ArrayList<>();
-    for (Held batch : held) {
+    List<HeldRows> candidates = new ArrayList<>();
+    for (HeldRows batch : held) {
       if (!batch.onDisk() && batch.untouched()) {
         candidates.add(batch);
       }
     }
     candidates.sort(
         order == Order.LATEST_FIRST
-            ? Comparator.comparingLong((Held h) -> h.min).reversed()
-            : Comparator.comparingLong((Held h) -> h.max));
+            ? Comparator.comparingLong((HeldRows h) -> h.min).reversed()
+            : Comparator.comparingLong((HeldRows h) -> h.max));
     long excess = budget.used() - goal;
-    List<Held> chosen = new ArrayList<>();
+    List<HeldRows> chosen = new ArrayList<>();
     long freed = 0;
-    for (Held batch : candidates) {
+    for (HeldRows batch : candidates) {
       if (!chosen.isEmpty() && freed >= excess) {
         break;
       }
@@ -327,7 +274,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
     if (chosen.isEmpty()) {
       return false;
     }
-    chosen.sort(Comparator.comparingLong((Held h) -> h.min));
+    chosen.sort(Comparator.comparingLong((HeldRows h) -> h.min));
     long perFile = Math.max(1, freed / FILES_PER_SPILL);
     int from = 0;
     long bytes = 0;
@@ -344,7 +291,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
   }
 
   /** Writes {@code run} (held in memory, in time order) to one spill file that replaces them. */
-  private void spill(List<Held> run) {
+  private void spill(List<HeldRows> run) {
     SpillFile file;
     int[] batchRows = new int[run.size()];
     BitSet matched = new BitSet();
@@ -353,7 +300,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
     int offset = 0;
     try (SpillWriter writer = space.create(run.get(0).batch.getSchema(), PURPOSE)) {
       for (int i = 0; i < run.size(); i++) {
-        Held batch = run.get(i);
+        HeldRows batch = run.get(i);
         writer.write(batch.batch);
         batchRows[i] = (int) batch.rowCount;
         for (int row = batch.matched.nextSetBit(0); row >= 0; ) {
@@ -366,8 +313,8 @@ final class IntervalJoinBuffer implements AutoCloseable {
       }
       file = writer.finish(); // a write that fails leaves the batches held as they were
     }
-    Held onDisk = new Held(file, batchRows, min, max, matched);
-    for (Held batch : List.copyOf(run)) {
+    HeldRows onDisk = HeldRows.onDisk(file, batchRows, min, max, matched);
+    for (HeldRows batch : List.copyOf(run)) {
       held.remove(batch);
       forget(batch);
       batch.batch.close();
@@ -375,25 +322,6 @@ final class IntervalJoinBuffer implements AutoCloseable {
     held.add(onDisk);
     rows += onDisk.rowCount;
     spilledRows += onDisk.rowCount;
-  }
-
-  /**
-   * Passes each batch of {@code batch} to {@code out}, with the number of its first row in the run
-   * (0 in memory): the batch in memory as it is held, a file's batches reread one at a time (the
-   * file stays). Each batch is valid during the call only.
-   */
-  void forEachBatch(Held batch, RowsAt out) {
-    if (!batch.onDisk()) {
-      out.accept(batch.batch, 0);
-      return;
-    }
-    int[] first = {0};
-    batch.file.rereadEach(
-        allocator,
-        rows -> {
-          out.accept(rows, first[0]);
-          first[0] += rows.getRowCount();
-        });
   }
 
   /**
@@ -409,8 +337,8 @@ final class IntervalJoinBuffer implements AutoCloseable {
     long max = Long.MIN_VALUE;
     List<VectorSchemaRoot> rest = new ArrayList<>();
     try {
-      for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
-        Held batch = it.next();
+      for (Iterator<HeldRows> it = held.iterator(); it.hasNext(); ) {
+        HeldRows batch = it.next();
         if (batch.min >= below && !all) {
           continue;
         }
@@ -452,7 +380,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
    * below} to {@code pieces}, the others to {@code rest}, both owned by the caller.
    */
   private void readBack(
-      Held batch, long below, List<VectorSchemaRoot> pieces, List<VectorSchemaRoot> rest) {
+      HeldRows batch, long below, List<VectorSchemaRoot> pieces, List<VectorSchemaRoot> rest) {
     boolean all = below == Long.MAX_VALUE;
     try (SpillReader reader = batch.file.open(allocator)) {
       for (VectorSchemaRoot next = reader.next(); next != null; next = reader.next()) {
@@ -496,14 +424,14 @@ final class IntervalJoinBuffer implements AutoCloseable {
    * Removes {@code batch} (in memory; through {@code position}, which is at it) and hands it to the
    * caller.
    */
-  private VectorSchemaRoot take(Held batch, Iterator<Held> position) {
+  private VectorSchemaRoot take(HeldRows batch, Iterator<HeldRows> position) {
     position.remove();
     forget(batch);
     return batch.batch;
   }
 
   /** Removes {@code batch} (through {@code position}, which is at it) and closes or deletes it. */
-  private void drop(Held batch, Iterator<Held> position) {
+  private void drop(HeldRows batch, Iterator<HeldRows> position) {
     position.remove();
     forget(batch);
     if (batch.onDisk()) {
@@ -515,8 +443,8 @@ final class IntervalJoinBuffer implements AutoCloseable {
 
   /** Drops every batch and file whose rows are all before {@code below} (µs). */
   void dropBefore(long below) {
-    for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
-      Held batch = it.next();
+    for (Iterator<HeldRows> it = held.iterator(); it.hasNext(); ) {
+      HeldRows batch = it.next();
       if (batch.max < below) {
         drop(batch, it);
       }
@@ -528,7 +456,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
    * the order of {@link #held()}, a file's batches in the order written.
    */
   void forEachPending(Consumer<VectorSchemaRoot> out) {
-    for (Held batch : held) {
+    for (HeldRows batch : held) {
       if (batch.onDisk()) {
         batch.file.rereadEach(allocator, out); // spilled whole: every row is pending
       } else if (batch.untouched()) {
@@ -547,7 +475,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
    */
   List<BitSet> pendingMarks() {
     List<BitSet> marks = new ArrayList<>();
-    for (Held batch : held) {
+    for (HeldRows batch : held) {
       if (!batch.onDisk()) {
         marks.add(batch.matched);
         continue;
@@ -561,7 +489,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
     return marks;
   }
 
-  private void forget(Held batch) {
+  private void forget(HeldRows batch) {
     budget.release(batch.bytes);
     reserved -= batch.bytes;
     rows -= batch.rowCount;
@@ -584,7 +512,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
   @Override
   public void close() {
     List<AutoCloseable> owned = new ArrayList<>(held.size());
-    for (Held batch : held) {
+    for (HeldRows batch : held) {
       owned.add(batch.onDisk() ? batch.file : batch.batch);
     }
     held.clear();

@@ -21,7 +21,6 @@ import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -116,12 +115,12 @@ public final class IntervalJoinOperator implements Operator {
   private final IntervalJoinBounds bounds;
   private final IntervalJoinBuffer build;
   private final IntervalJoinBuffer probe;
+  private final ProbePadding padding;
   private long watermark = Long.MIN_VALUE;
   private boolean buildFinished;
   private boolean probeFinished;
   private boolean started; // input, a watermark or a restore came
   private boolean closed;
-  private int[] padRows = new int[0];
 
   /**
    * @param kind the join kind: INNER, LEFT (preserves the probe rows), RIGHT (the build rows) or
@@ -190,6 +189,15 @@ public final class IntervalJoinOperator implements Operator {
             IntervalJoinBuffer.Order.OLDEST_FIRST,
             probeTime,
             "probe rows of " + description);
+    this.padding =
+        new ProbePadding(
+            kind.type(),
+            probeSchema,
+            buildSchema,
+            probeTime,
+            context.allocator(),
+            context.targetBatchRows(),
+            sink);
     build.room(this::makeRoom);
     probe.room(this::makeRoom);
   }
@@ -348,57 +356,8 @@ public final class IntervalJoinOperator implements Operator {
    * each comes out at the first watermark that kills it, also when its batch stays for newer rows.
    */
   private void padProbeRows(long deadBelow) {
-    if (!kind.type().padsLeft()) {
-      return;
-    }
-    try (JoinOutput out =
-        new JoinOutput(
-            kind.type(),
-            probeSchema,
-            buildSchema,
-            context.allocator(),
-            context.targetBatchRows(),
-            sink)) {
-      for (IntervalJoinBuffer.Held held : probe.held()) {
-        boolean all = held.max < deadBelow;
-        if (held.min >= deadBelow
-            || (held.onDisk() && !all) // a file's rows are padded when all of them are dead
-            || held.matched.cardinality() == held.rowCount) {
-          continue;
-        }
-        probe.forEachBatch(held, (batch, first) -> pad(out, held, batch, first, all, deadBelow));
-      }
-      out.flush();
-    }
-  }
-
-  /**
-   * Emits the rows of {@code batch} (the rows of {@code held} from its row {@code first}) that are
-   * dead ({@code all}, or before {@code deadBelow}) and have no matched bit, padded, and sets their
-   * bits.
-   */
-  private void pad(
-      JoinOutput out,
-      IntervalJoinBuffer.Held held,
-      VectorSchemaRoot batch,
-      int first,
-      boolean all,
-      long deadBelow) {
-    int count = batch.getRowCount();
-    if (padRows.length < count) {
-      padRows = new int[count];
-    }
-    ArrowBuf times = batch.getVector(probeTimeColumn).getDataBuffer();
-    int unmatched = 0;
-    for (int row = held.matched.nextClearBit(first) - first; row < count; ) {
-      if (all || times.getLong((long) row * Long.BYTES) < deadBelow) {
-        padRows[unmatched++] = row;
-      }
-      row = held.matched.nextClearBit(first + row + 1) - first;
-    }
-    out.probeRows(batch, padRows, unmatched);
-    for (int i = 0; i < unmatched; i++) {
-      held.matched.set(first + padRows[i]); // padded: never again
+    if (kind.type().padsLeft()) {
+      padding.pad(probe.held(), deadBelow);
     }
   }
 
@@ -434,8 +393,8 @@ public final class IntervalJoinOperator implements Operator {
     // The build rows are complete: whether one is unmatched is known now (RIGHT, FULL). Whether a
     // probe row is (LEFT, FULL) is known only when it is dead: this join marks its matches.
     JoinKind hashKind = JoinKind.of(type.padsRight() ? JoinType.RIGHT : JoinType.INNER);
-    List<IntervalJoinBuffer.Held> probed = new ArrayList<>();
-    for (IntervalJoinBuffer.Held held : probe.held()) {
+    List<HeldRows> probed = new ArrayList<>();
+    for (HeldRows held : probe.held()) {
       if (held.max >= from && held.min <= to) {
         probed.add(held);
       }
@@ -456,12 +415,15 @@ public final class IntervalJoinOperator implements Operator {
       join.finish(0);
       for (int i = 0; i < probed.size(); i++) {
         int ordinal = i;
-        probe.forEachBatch(
-            probed.get(i),
-            (rows, first) -> {
-              VectorSchemaRoot shared = BatchTransfer.share(rows, context.allocator());
-              join.add(1, marks ? ProbeMarks.addRowIds(shared, ordinal, first, hashProbe) : shared);
-            });
+        probed
+            .get(i)
+            .forEachBatch(
+                context.allocator(),
+                (rows, first) -> {
+                  VectorSchemaRoot shared = BatchTransfer.share(rows, context.allocator());
+                  join.add(
+                      1, marks ? ProbeMarks.addRowIds(shared, ordinal, first, hashProbe) : shared);
+                });
       }
       join.finish(1);
     }

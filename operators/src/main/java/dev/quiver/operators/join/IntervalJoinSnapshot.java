@@ -150,7 +150,7 @@ final class IntervalJoinSnapshot {
             rows -> probe.restore(rows, new BitSet(), false));
         if (version >= 2) {
           List<BitSet> marks = readMarks(data);
-          List<IntervalJoinBuffer.Held> held = probe.held();
+          List<HeldRows> held = probe.held();
           if (marks.size() != held.size()) {
             throw corrupt(marks.size(), held.size());
           }

@@ -18,16 +18,16 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * How an {@link IntervalJoinOperator} of a LEFT or FULL join learns which held probe rows matched,
  * without changing {@link HashJoinOperator}: each probe batch it hands to a hash join gets a hidden
  * last column, the row's id ({@code batch ordinal << 32 | row}, a file's rows numbered through its
- * batches); this sink reads the ids of the joined rows, sets their {@link
- * IntervalJoinBuffer.Held#matched} bits, drops the column and passes the rest on under the
- * operator's output schema. A build row padded with NULLs (a FULL join's) has a NULL id and marks
- * nothing. The column travels like any probe column, also through a spill.
+ * batches); this sink reads the ids of the joined rows, sets their {@link HeldRows#matched} bits,
+ * drops the column and passes the rest on under the operator's output schema. A build row padded
+ * with NULLs (a FULL join's) has a NULL id and marks nothing. The column travels like any probe
+ * column, also through a spill.
  */
 final class ProbeMarks implements BatchSink {
   private static final Field ROW_ID =
       new Field("$interval_join_row", FieldType.notNullable(new ArrowType.Int(64, true)), null);
 
-  private final List<IntervalJoinBuffer.Held> probed;
+  private final List<HeldRows> probed;
   private final int idColumn;
   private final Schema outputSchema;
   private final BatchSink sink;
@@ -37,8 +37,7 @@ final class ProbeMarks implements BatchSink {
    * @param idColumn the position of the id column in the output: the probe columns before it
    * @param outputSchema the schema of the batches passed on (without the id column)
    */
-  ProbeMarks(
-      List<IntervalJoinBuffer.Held> probed, int idColumn, Schema outputSchema, BatchSink sink) {
+  ProbeMarks(List<HeldRows> probed, int idColumn, Schema outputSchema, BatchSink sink) {
     this.probed = requireNonNull(probed, "probed is null");
     this.idColumn = idColumn;
     this.outputSchema = requireNonNull(outputSchema, "outputSchema is null");
