@@ -29,10 +29,14 @@ import dev.quiver.plan.node.SortPreservingMerge;
 import dev.quiver.plan.node.TopK;
 import dev.quiver.plan.node.Window;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * What a plan over unbounded tables (streams: {@link dev.quiver.plan.node.TableSource#isUnbounded})
@@ -200,6 +204,44 @@ public final class UnboundedInputs {
     return node instanceof Project project
         && isChangelog(project.input())
         && carriesRowKind(project);
+  }
+
+  /**
+   * The columns of the changelog {@code node} ({@link #isChangelog}) that key its rows: those that
+   * carry the group keys of the updating aggregate under it, through filters, exchanges and
+   * projections that pass every one of them on as it is. Empty when the aggregate has no group key
+   * (a global aggregate) or a projection drops or computes over one: then no set of output columns
+   * is known to identify a group.
+   */
+  public static Optional<Set<Integer>> upsertKey(PlanNode node) {
+    requireNonNull(node, "node is null");
+    if (node instanceof Aggregate aggregate && aggregate.emitsChangelog()) {
+      int keys = aggregate.groupKeys().size();
+      return keys == 0
+          ? Optional.empty()
+          : Optional.of(IntStream.range(0, keys).boxed().collect(Collectors.toSet()));
+    }
+    if (node instanceof Filter || node instanceof Exchange) {
+      return upsertKey(node.child(0));
+    }
+    if (node instanceof Project project && isChangelog(project)) {
+      return upsertKey(project.input())
+          .flatMap(
+              below -> {
+                Set<Integer> key = new HashSet<>();
+                Set<Integer> passed = new HashSet<>();
+                List<Expr> expressions = project.expressions();
+                for (int column = 0; column < expressions.size() - 1; column++) {
+                  if (expressions.get(column) instanceof ColumnRef ref
+                      && below.contains(ref.index())
+                      && passed.add(ref.index())) {
+                    key.add(column);
+                  }
+                }
+                return passed.equals(below) ? Optional.of(key) : Optional.empty();
+              });
+    }
+    return Optional.empty();
   }
 
   /** Whether {@code project}'s last expression reads its input's last column, the row kind. */

@@ -92,6 +92,17 @@ public final class StreamTables {
           "scan.batch.delay",
           "sink.delivery-guarantee",
           "sink.transactional-id-prefix");
+  private static final Set<String> UPSERT_KAFKA_KEYS =
+      Set.of(
+          "connector",
+          "topic",
+          "properties.bootstrap.servers",
+          "key.format",
+          "value.format",
+          "value.fields-include",
+          "csv.field-delimiter",
+          "sink.delivery-guarantee",
+          "sink.transactional-id-prefix");
   private static final Set<String> FILESYSTEM_KEYS =
       Set.of(
           "connector",
@@ -118,6 +129,22 @@ public final class StreamTables {
       Optional<EventTime> eventTime,
       Map<String, String> with,
       int tasks) {
+    return open(name, schema, eventTime, List.of(), with, tasks);
+  }
+
+  /**
+   * As {@link #open(String, RowSchema, Optional, Map, int)}, with the {@code PRIMARY KEY ... NOT
+   * ENFORCED} columns {@code primaryKey} (empty: none): an {@code 'upsert-kafka'} table's message
+   * key, which it requires; other connectors ignore it.
+   */
+  public static CatalogTable open(
+      String name,
+      RowSchema schema,
+      Optional<EventTime> eventTime,
+      List<String> primaryKey,
+      Map<String, String> with,
+      int tasks) {
+    requireNonNull(primaryKey, "primaryKey is null");
     requireNonNull(name, "name is null");
     requireNonNull(schema, "schema is null");
     requireNonNull(eventTime, "eventTime is null");
@@ -157,6 +184,9 @@ public final class StreamTables {
         }
         options.putAll(StreamOptions.unbounded(eventTime));
       }
+      case "upsert-kafka" -> {
+        return upsertKafka(name, schema, eventTime, primaryKey, with, options);
+      }
       case "nexmark" ->
           // A stream for planning though it ends: Flink SQL runs Nexmark in STREAMING mode too.
           options.putAll(
@@ -167,7 +197,8 @@ public final class StreamTables {
               name,
               "its connector '"
                   + with.get("connector")
-                  + "' is not one Quiver has: 'kafka', 'filesystem' or 'nexmark'");
+                  + "' is not one Quiver has: 'kafka', 'upsert-kafka', 'filesystem' or"
+                  + " 'nexmark'");
     }
     List<SplitUnit> units = new ArrayList<>();
     for (int t = 0; t < tasks; t++) {
@@ -175,6 +206,11 @@ public final class StreamTables {
     }
     long rows = StreamOptions.isUnbounded(options) ? STREAM_ROWS : 1_000_000L;
     return new CatalogTable(name, schema, rows, units, options);
+  }
+
+  /** Whether {@code options} describe an {@code 'upsert-kafka'} table: written, not read. */
+  public static boolean isUpsertKafka(Map<String, String> options) {
+    return options.containsKey(SCHEMA) && "upsert-kafka".equals(options.get("connector"));
   }
 
   /**
@@ -303,14 +339,76 @@ public final class StreamTables {
         .withSchema(schema);
   }
 
+  /**
+   * An {@code 'upsert-kafka'} table (Flink's option names): written by {@code INSERT INTO} as a
+   * changelog keyed by its primary key ({@link TableSinks}); not read (yet).
+   */
+  private static CatalogTable upsertKafka(
+      String name,
+      RowSchema schema,
+      Optional<EventTime> eventTime,
+      List<String> primaryKey,
+      Map<String, String> with,
+      Map<String, String> options) {
+    checkKeys(name, with, UPSERT_KAFKA_KEYS, true);
+    required(name, with, "topic");
+    required(name, with, "properties.bootstrap.servers");
+    kafkaFormat(name, with, "key.format");
+    kafkaFormat(name, with, "value.format");
+    valueExceptKey(name, with);
+    csvDelimiter(name, with);
+    deliveryGuarantee(name, with);
+    transactionalIdPrefix(name, with);
+    if (primaryKey.isEmpty()) {
+      throw invalid(
+          name,
+          "an 'upsert-kafka' table needs a PRIMARY KEY (...) NOT ENFORCED: its columns are the"
+              + " message key");
+    }
+    if (eventTime.isPresent()) {
+      throw invalid(name, "an 'upsert-kafka' table is written, not read: it has no WATERMARK");
+    }
+    List<Integer> key = new ArrayList<>();
+    for (String column : primaryKey) {
+      int index = 0;
+      while (index < schema.size() && !schema.column(index).name().equalsIgnoreCase(column)) {
+        index++;
+      }
+      if (index == schema.size()) {
+        throw invalid(name, "the PRIMARY KEY column " + column + " is not one of its columns");
+      }
+      key.add(index);
+    }
+    List<SplitUnit> units =
+        List.of(SplitUnit.file("upsert-kafka:" + name, 0, SplitUnit.UNKNOWN_ROWS));
+    return new CatalogTable(name, schema, STREAM_ROWS, units, options).withUniqueKeys(List.of(key));
+  }
+
+  /** Whether an {@code 'upsert-kafka'} table's values leave out the key columns. */
+  static boolean valueExceptKey(String name, Map<String, String> with) {
+    String include = with.getOrDefault("value.fields-include", "ALL").toUpperCase(Locale.ROOT);
+    return switch (include) {
+      case "ALL" -> false;
+      case "EXCEPT_KEY" -> true;
+      default ->
+          throw invalid(
+              name, "'value.fields-include' = '" + include + "' is not ALL or EXCEPT_KEY");
+    };
+  }
+
   static KafkaValueFormat kafkaFormat(String name, Map<String, String> with) {
-    String format = required(name, with, "format").toLowerCase(Locale.ROOT);
+    return kafkaFormat(name, with, "format");
+  }
+
+  /** The JSON or CSV format of option {@code key}. */
+  static KafkaValueFormat kafkaFormat(String name, Map<String, String> with, String key) {
+    String format = required(name, with, key).toLowerCase(Locale.ROOT);
     return switch (format) {
       case "json" -> KafkaValueFormat.JSON;
       case "csv" -> KafkaValueFormat.CSV;
       default ->
           throw invalid(
-              name, "'format' = '" + format + "' is not one Kafka tables have: json, csv");
+              name, "'" + key + "' = '" + format + "' is not one Kafka tables have: json, csv");
     };
   }
 

@@ -10,11 +10,16 @@ import dev.quiver.flink.kafka.KafkaBatchSink;
 import dev.quiver.flink.runtime.InsertRowsOperator;
 import dev.quiver.formats.CsvOptions;
 import dev.quiver.formats.FileFormat;
+import dev.quiver.plan.changelog.RowKind;
 import dev.quiver.sql.CatalogTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -27,6 +32,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  *   'connector' = 'kafka'       {@link KafkaBatchSink}: a message per row, JSON or CSV as the
  *                               table's source decodes it; 'sink.delivery-guarantee' (exactly-once
  *                               unless set), 'sink.transactional-id-prefix', producer 'properties.*'
+ *   'connector' =               {@link KafkaBatchSink} as an upsert sink: a changelog (also an
+ *     'upsert-kafka'            append-only result, all +I), a message per row keyed by the
+ *                               PRIMARY KEY columns in 'key.format', its value in 'value.format'
+ *                               ('value.fields-include' ALL or EXCEPT_KEY) or a tombstone (-U, -D)
  *   'connector' = 'filesystem'  {@link AppendFileSink}: part files appended to 'path', each visible
  *   (and tables of files: a      once the checkpoint after its rows completes (or the job ends);
  *   directory, not a glob)      Parquet, Arrow IPC, or CSV with Quiver's default dialect
@@ -67,6 +76,7 @@ public final class TableSinks {
     String connector = options.getOrDefault("connector", "");
     return switch (connector) {
       case "kafka" -> new TableSinks(table, kafka(name, options, table.schema().toArrow()));
+      case "upsert-kafka" -> new TableSinks(table, upsertKafka(table));
       case "filesystem" ->
           new TableSinks(
               table,
@@ -89,7 +99,7 @@ public final class TableSinks {
       default ->
           throw StreamTables.invalid(
               name,
-              "INSERT INTO writes 'kafka' and 'filesystem' tables, not "
+              "INSERT INTO writes 'kafka', 'upsert-kafka' and 'filesystem' tables, not "
                   + (connector.isEmpty() ? "this one" : "'" + connector + "' ones"));
     };
   }
@@ -100,14 +110,64 @@ public final class TableSinks {
   }
 
   /**
+   * The columns that key an updating result written to the table (an {@code 'upsert-kafka'} table's
+   * PRIMARY KEY), or empty when the table takes appended rows only.
+   */
+  public Optional<List<Integer>> upsertKey() {
+    return StreamTables.isUpsertKafka(table.options())
+        ? Optional.of(table.uniqueKeys().get(0))
+        : Optional.empty();
+  }
+
+  /**
    * Writes {@code rows} (the final stage's output, of the table's column types) into the table: an
    * {@link InsertRowsOperator} then the sink, both chained to the stage's tasks.
    */
   public void write(DataStream<BatchRecord> rows) {
+    write(rows, false);
+  }
+
+  /**
+   * Writes {@code rows} into the table, as {@link #write(DataStream)}; with {@code changelog}, the
+   * rows are a changelog, their last column the row kind, which an upsert table ({@link
+   * #upsertKey}) takes and only it (an append-only result is written to one as a changelog of +I
+   * rows).
+   */
+  public void write(DataStream<BatchRecord> rows, boolean changelog) {
     requireNonNull(rows, "rows is null");
     Schema schema = table.schema().toArrow();
+    if (changelog != upsertKey().isPresent()) {
+      throw new IllegalArgumentException(
+          table.name() + (changelog ? " takes appended rows" : " takes a changelog"));
+    }
+    if (changelog) {
+      schema = changelogSchema(schema);
+    }
     writer.write(
         InsertRowsOperator.attach(rows, table.name(), schema, ROWS_UID), "write " + table.name());
+  }
+
+  private static Writer upsertKafka(CatalogTable table) {
+    String name = table.name();
+    Map<String, String> options = table.options();
+    int[] key = table.uniqueKeys().get(0).stream().mapToInt(Integer::intValue).toArray();
+    KafkaBatchSink.Builder builder =
+        KafkaBatchSink.builder()
+            .bootstrapServers(StreamTables.required(name, options, "properties.bootstrap.servers"))
+            .topic(StreamTables.required(name, options, "topic"))
+            .format(StreamTables.kafkaFormat(name, options, "value.format"))
+            .upsert(
+                key,
+                StreamTables.kafkaFormat(name, options, "key.format"),
+                StreamTables.valueExceptKey(name, options))
+            .deliveryGuarantee(StreamTables.deliveryGuarantee(name, options));
+    return kafkaSink(name, options, builder, changelogSchema(table.schema().toArrow()));
+  }
+
+  private static Schema changelogSchema(Schema schema) {
+    List<Field> fields = new ArrayList<>(schema.getFields());
+    fields.add(RowKind.FIELD);
+    return new Schema(fields);
   }
 
   private static Writer kafka(String name, Map<String, String> options, Schema schema) {
@@ -117,6 +177,12 @@ public final class TableSinks {
             .topic(StreamTables.required(name, options, "topic"))
             .format(StreamTables.kafkaFormat(name, options))
             .deliveryGuarantee(StreamTables.deliveryGuarantee(name, options));
+    return kafkaSink(name, options, builder, schema);
+  }
+
+  /** The producer options and the checks every Kafka table's sink shares. */
+  private static Writer kafkaSink(
+      String name, Map<String, String> options, KafkaBatchSink.Builder builder, Schema schema) {
     StreamTables.csvDelimiter(name, options).ifPresent(builder::csvDelimiter);
     StreamTables.transactionalIdPrefix(name, options).ifPresent(builder::transactionalIdPrefix);
     Set<String> producerKeys = ProducerConfig.configNames();

@@ -71,6 +71,11 @@ abstract class ValueEncoder {
     vectors = batch.getFieldVectors().toArray(new FieldVector[0]);
   }
 
+  /** Reads the next rows from {@code columns} (of this encoder's schema, in its order). */
+  void bind(FieldVector[] columns) {
+    vectors = columns;
+  }
+
   /** The value of row {@code row} of the bound batch. */
   abstract byte[] encode(int row);
 

@@ -18,6 +18,7 @@ import dev.quiver.flink.runtime.WriteJob;
 import dev.quiver.formats.CsvOptions;
 import dev.quiver.formats.FileFormat;
 import dev.quiver.operators.memory.Allocators;
+import dev.quiver.plan.changelog.Changelogs;
 import dev.quiver.plan.node.PlanNode;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
@@ -194,8 +195,25 @@ public final class QuiverSession implements AutoCloseable {
    */
   public CatalogTable registerTable(
       String name, RowSchema schema, Optional<EventTime> eventTime, Map<String, String> with) {
+    return registerTable(name, schema, eventTime, List.of(), with);
+  }
+
+  /**
+   * Registers a table read or written through a connector, as {@link #registerTable(String,
+   * RowSchema, Optional, Map)}, with the columns of its {@code PRIMARY KEY ... NOT ENFORCED}
+   * (empty: none): an {@code 'upsert-kafka'} table requires one, its message key; other connectors
+   * ignore it.
+   *
+   * @throws QuiverException naming the table and the option that is missing or wrong
+   */
+  public CatalogTable registerTable(
+      String name,
+      RowSchema schema,
+      Optional<EventTime> eventTime,
+      List<String> primaryKey,
+      Map<String, String> with) {
     checkOpen();
-    return register(StreamTables.open(name, schema, eventTime, with, parallelism));
+    return register(StreamTables.open(name, schema, eventTime, primaryKey, with, parallelism));
   }
 
   /** Registers {@code table} as it is, replacing a table of the same name (ignoring case). */
@@ -279,15 +297,11 @@ public final class QuiverSession implements AutoCloseable {
     InsertPlan insert = planInsert(sql);
     TableSinks sink = TableSinks.of(insert.target());
     PlanNode plan = UnboundedInputs.prepare(insert.plan());
+    boolean upsert = sink.upsertKey().isPresent();
     if (UnboundedInputs.isChangelog(plan)) {
-      throw new QuiverException(
-          ErrorCode.UNSUPPORTED_FEATURE,
-          "INSERT INTO "
-              + insert.target().name()
-              + ": the query's result is updating (a GROUP BY over a stream without an event-time"
-              + " window changes rows it has emitted), and Quiver's sinks only append: group by"
-              + " the window_end of TUMBLE, HOP or CUMULATE, or run the query without INSERT to"
-              + " see its changelog");
+      checkUpsertKey(insert, plan, sink);
+    } else if (upsert) {
+      plan = Changelogs.inserts(plan); // every row +I
     }
     StageGraph graph = stagePlanner.plan(plan);
     boolean streaming = UnboundedInputs.readsUnbounded(plan);
@@ -300,7 +314,7 @@ public final class QuiverSession implements AutoCloseable {
       }
       restoreFrom(env, savepoint);
       // A new scan factory per query: it reopens each table, so changed files are noticed.
-      sink.write(compiler.withScanSources(new CatalogScanSources()).compile(env, graph));
+      sink.write(compiler.withScanSources(new CatalogScanSources()).compile(env, graph), upsert);
       job = WriteJob.submit(env, jobName(sql), allocator);
     } catch (RuntimeException e) {
       throw e; // QuiverException for files that changed since registration, or a bug
@@ -324,6 +338,42 @@ public final class QuiverSession implements AutoCloseable {
     return result;
   }
 
+  /**
+   * Refuses an INSERT of the updating result {@code plan} unless its table is an upsert table keyed
+   * by the columns that key the result's rows (the GROUP BY columns).
+   */
+  private static void checkUpsertKey(InsertPlan insert, PlanNode plan, TableSinks sink) {
+    String table = insert.target().name();
+    if (sink.upsertKey().isEmpty()) {
+      throw new QuiverException(
+          ErrorCode.UNSUPPORTED_FEATURE,
+          "INSERT INTO "
+              + table
+              + ": the query's result is updating (a GROUP BY over a stream without an event-time"
+              + " window changes rows it has emitted), and this table only takes appended rows:"
+              + " write it to an 'upsert-kafka' table with the GROUP BY columns as its PRIMARY KEY,"
+              + " group by the window_end of TUMBLE, HOP or CUMULATE, or run the query without"
+              + " INSERT to see its changelog");
+    }
+    List<String> columns = insert.target().schema().columns().stream().map(c -> c.name()).toList();
+    List<String> primaryKey = sink.upsertKey().get().stream().map(columns::get).toList();
+    Optional<Set<Integer>> key = UnboundedInputs.upsertKey(plan);
+    if (key.isEmpty() || !key.get().equals(Set.copyOf(sink.upsertKey().get()))) {
+      throw new QuiverException(
+          ErrorCode.UNSUPPORTED_FEATURE,
+          "INSERT INTO "
+              + table
+              + ": its PRIMARY KEY "
+              + primaryKey
+              + " must be the columns the query's GROUP BY columns go into, "
+              + key.map(k -> k.stream().sorted().map(columns::get).toList().toString())
+                  .orElse(
+                      "which the query does not write as they are (a global aggregate, or a"
+                          + " GROUP BY column computed over or left out)")
+              + ": each message's key must name one group");
+    }
+  }
+
   private synchronized InsertPlan planInsert(String sql) {
     checkOpen();
     return new SqlPlanner(catalog).planInsert(sql, options);
@@ -344,7 +394,8 @@ public final class QuiverSession implements AutoCloseable {
               + create.name()
               + " first replaces it");
     }
-    registerTable(create.name(), create.schema(), create.eventTime(), create.options());
+    registerTable(
+        create.name(), create.schema(), create.eventTime(), create.primaryKey(), create.options());
   }
 
   private synchronized void dropTable(DropTable drop) {

@@ -198,8 +198,8 @@ class InsertIntoTest {
         .extracting(e -> ((QuiverException) e).code(), Throwable::getMessage)
         .containsExactly(
             ErrorCode.INVALID_QUERY,
-            "[INVALID_QUERY] Table 'bids': INSERT INTO writes 'kafka' and 'filesystem' tables,"
-                + " not 'nexmark' ones");
+            "[INVALID_QUERY] Table 'bids': INSERT INTO writes 'kafka', 'upsert-kafka' and"
+                + " 'filesystem' tables, not 'nexmark' ones");
     session.execute("DROP TABLE bids");
     session.execute("DROP TABLE checked");
     assertThat(session.openQueries()).isZero();

@@ -55,6 +55,11 @@ class KafkaInsertTest {
           assertThat(insert.insertInto()).contains(topic);
           assertThat(insert.rows()).containsExactly(List.of((long) EVENTS));
         }
+        // The job has committed; the commit markers reach each partition a moment later.
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (KAFKA.values(topic, true).size() < EVENTS && System.nanoTime() < deadline) {
+          Thread.sleep(100);
+        }
         assertThat(KAFKA.values(topic, true)).as(format).hasSize(EVENTS);
         session.execute(
             table(

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -201,6 +202,14 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
    * transactions left out; else every record written, aborted ones too.
    */
   public List<String> values(String topic, boolean committedOnly) {
+    return records(topic, committedOnly).stream().map(Map.Entry::getValue).toList();
+  }
+
+  /**
+   * The records of {@code topic} as {@link #values} reads them, each its key and its value as text
+   * (null: none, a value null is a tombstone).
+   */
+  public List<Map.Entry<String, String>> records(String topic, boolean committedOnly) {
     Map<String, Object> config =
         Map.of(
             ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -219,19 +228,23 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
       consumer.seekToBeginning(partitions);
       // A read_committed consumer's end offsets are the last stable offsets.
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(30));
-      List<String> values = new ArrayList<>();
+      List<Map.Entry<String, String>> records = new ArrayList<>();
       long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
       while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException("cannot read " + topic + " to " + end);
         }
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-          values.add(
-              record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8));
+          records.add(
+              new AbstractMap.SimpleImmutableEntry<>(text(record.key()), text(record.value())));
         }
       }
-      return values;
+      return records;
     }
+  }
+
+  private static String text(byte[] bytes) {
+    return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
   }
 
   private KafkaProducer<byte[], byte[]> producer() {

@@ -6,18 +6,21 @@ import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * A parsed {@code CREATE TABLE}, in the shape {@code QuiverSession.registerTable(name, schema,
- * eventTime, with)} takes. {@code TEMPORARY}, comments and {@code PRIMARY KEY ... NOT ENFORCED} are
- * accepted for Flink scripts' sake and change nothing: Quiver's tables live as long as their
- * session and a key that is not enforced is only a hint Quiver does not use.
+ * eventTime, primaryKey, with)} takes. {@code TEMPORARY} and comments are accepted for Flink
+ * scripts' sake and change nothing (Quiver's tables live as long as their session). {@code PRIMARY
+ * KEY ... NOT ENFORCED} is never checked: an {@code 'upsert-kafka'} table's key is its message key,
+ * other connectors ignore it.
  *
  * @param name the table, as written (unquoted)
  * @param schema the declared columns
  * @param eventTime the {@code WATERMARK FOR} declaration, if any
+ * @param primaryKey the {@code PRIMARY KEY} columns as declared, empty without one
  * @param options the {@code WITH} options in their order (keys as written)
  * @param ifNotExists whether an existing table of that name is kept ({@code IF NOT EXISTS}) rather
  *     than an error
@@ -26,6 +29,7 @@ public record CreateTable(
     String name,
     RowSchema schema,
     Optional<EventTime> eventTime,
+    List<String> primaryKey,
     Map<String, String> options,
     boolean ifNotExists)
     implements DdlStatement {
@@ -33,6 +37,7 @@ public record CreateTable(
     requireNonNull(name, "name is null");
     requireNonNull(schema, "schema is null");
     requireNonNull(eventTime, "eventTime is null");
+    primaryKey = List.copyOf(requireNonNull(primaryKey, "primaryKey is null"));
     options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
   }
 }

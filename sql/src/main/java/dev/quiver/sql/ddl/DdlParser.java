@@ -3,6 +3,7 @@ package dev.quiver.sql.ddl;
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.plan.node.Column;
+import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
 import dev.quiver.plan.type.SqlType;
 import java.math.BigDecimal;
@@ -136,7 +137,9 @@ public final class DdlParser {
               + ", found "
               + in.peek().describe());
     }
-    return new CreateTable(name, elements.schema(), elements.eventTime(), options(), ifNotExists);
+    RowSchema schema = elements.schema();
+    return new CreateTable(
+        name, schema, elements.eventTime(), elements.primaryKey(), options(), ifNotExists);
   }
 
   // A column, the watermark or the primary key.

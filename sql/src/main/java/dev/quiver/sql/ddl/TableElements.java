@@ -84,6 +84,18 @@ final class TableElements {
     return new RowSchema(columns);
   }
 
+  /**
+   * The PRIMARY KEY columns, spelled as their columns were declared (call after {@link #schema},
+   * which checks that they are columns); empty without a PRIMARY KEY.
+   */
+  List<String> primaryKey() {
+    List<String> key = new ArrayList<>(keyColumns.size());
+    for (String column : keyColumns) {
+      key.add(byName.get(column.toLowerCase(Locale.ROOT)).name());
+    }
+    return key;
+  }
+
   Optional<EventTime> eventTime() {
     if (eventTime == null) {
       return Optional.empty();

@@ -98,6 +98,7 @@ class CreateTableParserTest {
             SqlType.VARCHAR,
             SqlType.DATE,
             SqlType.TIMESTAMP);
+    assertThat(table.primaryKey()).as("as the column was declared").containsExactly("id");
     assertThat(table.schema().column(0)).isEqualTo(Column.notNull("id", SqlType.INTEGER));
     assertThat(table.schema().column(1).nullable()).isTrue();
     assertThat(table.eventTime()).contains(new EventTime("order_time", Duration.ofMillis(1500)));
