@@ -203,17 +203,21 @@ public final class IntervalJoinOperator implements Operator {
   }
 
   /**
-   * Before a join: held rows that take more than half of the budget move to spill files, as {@link
-   * #makeRoom} moves them, so that the hash join has half of the budget for the build rows it joins
-   * (beyond that it spills them itself). Nothing moves without a spill space.
+   * Before a join of {@code pieces}: when the budget has less room than twice their size (their
+   * rows and the hash table over them), and at least half of the budget (the hash join's own
+   * batches and table: a quarter was too little for a small budget's grace join), held rows move to
+   * spill files, as {@link #makeRoom} moves them, until it has (beyond that the hash join spills
+   * the pieces itself). Nothing moves without a spill space, or when the pieces fit beside the held
+   * rows.
    */
-  private void spillForJoin() {
-    MemoryBudget budget = context.budget();
-    long goal = budget.limit() / 2;
-    if (budget.used() > goal && build.spillDownTo(goal) && budget.used() <= goal) {
-      return;
+  private void spillForJoin(List<VectorSchemaRoot> pieces) {
+    long need = 0;
+    for (VectorSchemaRoot piece : pieces) {
+      need += 2 * BatchTransfer.heldBytes(piece);
     }
-    if (budget.used() > goal) {
+    MemoryBudget budget = context.budget();
+    long goal = Math.max(0, budget.limit() - Math.max(need, budget.limit() / 2));
+    if (budget.used() > goal && !(build.spillDownTo(goal) && budget.used() <= goal)) {
       probe.spillDownTo(goal);
     }
   }
@@ -370,7 +374,7 @@ public final class IntervalJoinOperator implements Operator {
     try {
       long[] span = build.takeBefore(below, pieces);
       if (!pieces.isEmpty()) {
-        spillForJoin();
+        spillForJoin(pieces);
         run(pieces, plus(span[0], lower), plus(span[1], upper));
       }
     } catch (QuiverException e) {
