@@ -62,7 +62,7 @@ class WindowAggregateSpillTest {
     }
     assertThat(space.spilledFiles()).as("windows spilled").isPositive();
     assertThat(space.spilledRows()).isPositive();
-    assertCleanedUp(context, space);
+    space.assertCleanedUp(context);
     assertSameOutput(out, expected);
   }
 
@@ -108,8 +108,8 @@ class WindowAggregateSpillTest {
     }
     assertThat(partialSpace.spilledFiles()).as("PARTIAL needs no disk").isZero();
     assertThat(finalSpace.spilledFiles()).isPositive();
-    assertCleanedUp(finalContext, finalSpace);
-    partialContexts.forEach(c -> assertCleanedUp(c, partialSpace));
+    finalSpace.assertCleanedUp(finalContext);
+    partialContexts.forEach(partialSpace::assertCleanedUp);
     assertSameOutput(out, expected);
   }
 
@@ -142,7 +142,7 @@ class WindowAggregateSpillTest {
       assertThat(space.spilledBytes()).isEqualTo(bytes);
       assertThat(operator.spilledRuns()).as("still spilled after the snapshot").isPositive();
     }
-    assertCleanedUp(context, space);
+    space.assertCleanedUp(context);
     MemorySpillSpace again = new MemorySpillSpace();
     OperatorContext restoredContext = small(allocator, again);
     try (WindowAggregateOperator restored =
@@ -151,7 +151,7 @@ class WindowAggregateSpillTest {
       assertThat(restored.spilledRuns()).as("spilled again while restoring").isPositive();
       WindowTesting.drive(restored, steps, cut, steps.size(), true, out, allocator);
     }
-    assertCleanedUp(restoredContext, again);
+    again.assertCleanedUp(restoredContext);
     assertSameOutput(out, expected);
   }
 
@@ -198,7 +198,7 @@ class WindowAggregateSpillTest {
       state = operator.snapshotState();
       assertThat(state).hasSize(size);
     }
-    assertCleanedUp(context, space);
+    space.assertCleanedUp(context);
     MemorySpillSpace again = new MemorySpillSpace();
     OperatorContext restoredContext = small(allocator, again);
     try (WindowAggregateOperator restored =
@@ -206,7 +206,7 @@ class WindowAggregateSpillTest {
       restored.restoreState(state);
       WindowTesting.drive(restored, steps, cut, steps.size(), true, out, allocator);
     }
-    assertCleanedUp(restoredContext, again);
+    again.assertCleanedUp(restoredContext);
     assertSameOutput(out, expected);
   }
 
@@ -259,7 +259,7 @@ class WindowAggregateSpillTest {
             .hasMessageContaining("sink fails");
         assertThat(space.liveFiles()).as("runs held at the failure").isPositive();
       }
-      assertCleanedUp(context, space);
+      space.assertCleanedUp(context);
     }
   }
 
@@ -289,12 +289,6 @@ class WindowAggregateSpillTest {
       part.add(rows.get(i));
     }
     return part;
-  }
-
-  private static void assertCleanedUp(OperatorContext context, MemorySpillSpace space) {
-    assertThat(context.budget().used()).as("everything released").isZero();
-    assertThat(space.liveFiles()).as("every spill file deleted").isZero();
-    assertThat(space.openReaders()).isZero();
   }
 
   private static void assertSameOutput(Recorder out, Recorder expected) {

@@ -66,7 +66,7 @@ class IntervalJoinSpillTest {
     }
     assertThat(space.spilledFiles()).isPositive();
     assertThat(context.budget().peak()).isLessThanOrEqualTo(BUDGET);
-    assertCleanedUp(context, space);
+    space.assertCleanedUp(context);
     assertSame(type, out, expected);
   }
 
@@ -99,7 +99,7 @@ class IntervalJoinSpillTest {
       assertThat(join.snapshotState()).as("a snapshot changes nothing").isEqualTo(state);
       assertThat(join.spilledFiles()).as("still spilled after the snapshot").isEqualTo(files);
     }
-    assertCleanedUp(context, space);
+    space.assertCleanedUp(context);
     MemorySpillSpace again = new MemorySpillSpace();
     OperatorContext restoredContext = small(a, again);
     try (IntervalJoinOperator restored = operator(restoredContext, type, false, out)) {
@@ -107,7 +107,7 @@ class IntervalJoinSpillTest {
       assertThat(restored.spilledFiles()).as("spilled again while restoring").isPositive();
       IntervalJoinTesting.drive(restored, steps, cut, steps.size(), out, a);
     }
-    assertCleanedUp(restoredContext, again);
+    again.assertCleanedUp(restoredContext);
     assertSame(type, out, expected);
   }
 
@@ -134,7 +134,7 @@ class IntervalJoinSpillTest {
           .hasMessageContaining("sink fails");
       assertThat(space.liveFiles()).as("files held at the failure").isPositive();
     }
-    assertCleanedUp(context, space);
+    space.assertCleanedUp(context);
   }
 
   @Test
@@ -224,12 +224,6 @@ class IntervalJoinSpillTest {
       OperatorContext context, JoinType type, boolean extra, BatchSink sink) {
     return IntervalJoinTesting.operator(
         context, type, LOWER, UPPER, IntervalJoinTesting.filter(LOWER, UPPER, extra), sink);
-  }
-
-  private static void assertCleanedUp(OperatorContext context, MemorySpillSpace space) {
-    assertThat(context.budget().used()).as("everything released").isZero();
-    assertThat(space.liveFiles()).as("every spill file deleted").isZero();
-    assertThat(space.openReaders()).isZero();
   }
 
   private static OperatorContext small(BufferAllocator a, SpillSpace space) {

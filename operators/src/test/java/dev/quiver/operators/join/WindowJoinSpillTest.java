@@ -90,7 +90,7 @@ class WindowJoinSpillTest {
     assertThat(space.spilledFiles()).isPositive();
     assertThat(space.spilledRows()).isPositive();
     assertThat(space.maxOpenReaders()).as("one file read back at a time").isEqualTo(1);
-    assertCleanedUp(context, space);
+    space.assertCleanedUp(context);
     WindowJoinTesting.assertSameByStep(out.byStep, expected);
   }
 
@@ -127,7 +127,7 @@ class WindowJoinSpillTest {
       assertThat(join.snapshotState()).as("a snapshot changes nothing").isEqualTo(state);
       assertThat(join.spilledFiles()).as("still spilled after the snapshot").isEqualTo(files);
     }
-    assertCleanedUp(context, space);
+    space.assertCleanedUp(context);
     MemorySpillSpace again = new MemorySpillSpace();
     OperatorContext restoredContext = small(a, again);
     try (WindowJoinOperator restored = WindowJoinTesting.keyJoin(restoredContext, kind, out)) {
@@ -135,7 +135,7 @@ class WindowJoinSpillTest {
       assertThat(restored.spilledFiles()).as("spilled again while restoring").isPositive();
       WindowJoinTesting.drive(restored, steps, cut, steps.size(), true, out, a);
     }
-    assertCleanedUp(restoredContext, again);
+    again.assertCleanedUp(restoredContext);
     WindowJoinTesting.assertSameByStep(out.byStep, expected);
   }
 
@@ -163,7 +163,7 @@ class WindowJoinSpillTest {
             .hasMessageContaining("sink fails");
         assertThat(space.liveFiles()).as("files held at the failure").isPositive();
       }
-      assertCleanedUp(context, space);
+      space.assertCleanedUp(context);
     }
   }
 
@@ -211,12 +211,6 @@ class WindowJoinSpillTest {
     WindowJoinTesting.assertSameByStep(out.byStep, expected);
     assertThat(unlimited.budget().peak()).as("the unlimited run's peak").isGreaterThan(2 * BUDGET);
     return expected;
-  }
-
-  private static void assertCleanedUp(OperatorContext context, MemorySpillSpace space) {
-    assertThat(context.budget().used()).as("everything released").isZero();
-    assertThat(space.liveFiles()).as("every spill file deleted").isZero();
-    assertThat(space.openReaders()).isZero();
   }
 
   private static OperatorContext small(BufferAllocator a, SpillSpace space) {

@@ -1,9 +1,11 @@
 package dev.quiver.operators.spill;
 
 import static java.util.Objects.requireNonNull;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
+import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.memory.BatchTransfer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -161,6 +163,16 @@ public final class MemorySpillSpace implements SpillSpace {
       entries.clear();
       liveStores.remove(this);
     }
+  }
+
+  /**
+   * Asserts that an operator of {@code context} over this space cleaned up after itself: nothing
+   * reserved in its budget, every spill file deleted, every reader closed.
+   */
+  public void assertCleanedUp(OperatorContext context) {
+    assertThat(context.budget().used()).as("everything released").isZero();
+    assertThat(liveFiles()).as("every spill file deleted").isZero();
+    assertThat(openReaders()).as("every reader closed").isZero();
   }
 
   @Override

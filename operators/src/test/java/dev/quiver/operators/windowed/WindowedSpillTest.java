@@ -96,7 +96,7 @@ class WindowedSpillTest {
     }
     assertThat(space.spilledFiles()).isPositive();
     assertThat(space.spilledRows()).isPositive();
-    assertCleanedUp(context, space);
+    space.assertCleanedUp(context);
     WindowedTesting.assertSameByStep(ranked(out.byStep, n), expected);
   }
 
@@ -131,7 +131,7 @@ class WindowedSpillTest {
       assertThat(operator.snapshotState()).as("a snapshot changes nothing").isEqualTo(state);
       assertThat(operator.spilledFiles()).as("still spilled after the snapshot").isEqualTo(files);
     }
-    assertCleanedUp(context, space);
+    space.assertCleanedUp(context);
     MemorySpillSpace again = new MemorySpillSpace();
     OperatorContext restoredContext = small(a, again);
     try (WindowedOperator restored = operator(restoredContext, n, out)) {
@@ -141,7 +141,7 @@ class WindowedSpillTest {
       }
       WindowedTesting.drive(restored, steps, cut, steps.size(), true, out, a);
     }
-    assertCleanedUp(restoredContext, again);
+    again.assertCleanedUp(restoredContext);
     WindowedTesting.assertSameByStep(ranked(out.byStep, n), expected);
   }
 
@@ -199,12 +199,6 @@ class WindowedSpillTest {
           }
         });
     return kept;
-  }
-
-  private static void assertCleanedUp(OperatorContext context, MemorySpillSpace space) {
-    assertThat(context.budget().used()).as("everything released").isZero();
-    assertThat(space.liveFiles()).as("every spill file deleted").isZero();
-    assertThat(space.openReaders()).isZero();
   }
 
   private static OperatorContext small(BufferAllocator a, SpillSpace space) {
