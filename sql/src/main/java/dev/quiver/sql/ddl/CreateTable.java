@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
+import dev.quiver.sql.TableColumns;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,7 +17,7 @@ import java.util.Optional;
  * session and a key that is not enforced is only a hint Quiver does not use.
  *
  * @param name the table, as written (unquoted)
- * @param schema the declared columns
+ * @param columns the declared columns: physical, computed and metadata ones
  * @param eventTime the {@code WATERMARK FOR} declaration, if any
  * @param options the {@code WITH} options in their order (keys as written)
  * @param ifNotExists whether an existing table of that name is kept ({@code IF NOT EXISTS}) rather
@@ -24,15 +25,20 @@ import java.util.Optional;
  */
 public record CreateTable(
     String name,
-    RowSchema schema,
+    TableColumns columns,
     Optional<EventTime> eventTime,
     Map<String, String> options,
     boolean ifNotExists)
     implements DdlStatement {
   public CreateTable {
     requireNonNull(name, "name is null");
-    requireNonNull(schema, "schema is null");
+    requireNonNull(columns, "columns is null");
     requireNonNull(eventTime, "eventTime is null");
     options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
+  }
+
+  /** Every declared column in declared order, computed ones typed by their expressions. */
+  public RowSchema schema() {
+    return columns.schema();
   }
 }
