@@ -236,6 +236,21 @@ public final class TableColumns {
     return exprs;
   }
 
+  /** The names of {@code schema}'s columns, in order. */
+  public static List<String> names(RowSchema schema) {
+    return schema.columns().stream().map(Column::name).toList();
+  }
+
+  /** The position of column {@code name} (exact spelling) in the declared row, or -1. */
+  public int indexOf(String name) {
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).name().equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   /** The column {@code name} (exact spelling), if declared. */
   public Optional<Declared> column(String name) {
     return columns.stream().filter(c -> c.name().equals(name)).findFirst();

@@ -344,7 +344,10 @@ public final class QuiverSession implements AutoCloseable {
               + create.name()
               + " first replaces it");
     }
-    registerTable(create.name(), create.schema(), create.eventTime(), create.options());
+    checkOpen();
+    register(
+        StreamTables.open(
+            create.name(), create.columns(), create.eventTime(), create.options(), parallelism));
   }
 
   private synchronized void dropTable(DropTable drop) {
