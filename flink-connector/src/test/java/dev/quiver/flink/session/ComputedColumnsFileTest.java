@@ -7,6 +7,7 @@ import dev.quiver.testing.ArrowLeakCheck;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Computed columns over a bounded file table ({@code 'connector' = 'filesystem'} without a monitor
  * interval): a scan gives the declared row, a filter and a TUMBLE window aggregate on computed
- * columns give the oracle's rows, and INSERT INTO such a table writes its physical columns.
+ * columns give the oracle's rows, and INSERT INTO such a table writes its physical columns; a
+ * watched directory's stream windows by its computed event time.
  */
 @ExtendWith(ArrowLeakCheck.class)
 @Timeout(180)
@@ -178,6 +180,44 @@ class ComputedColumnsFileTest {
     // Parquet's row groups are skipped by the physical columns' statistics only.
     assertThat(rows("SELECT id FROM out WHERE total > 3 AND qty > 1"))
         .containsExactlyInAnyOrder(List.of(1004L), List.of(1007L), List.of(1008L), List.of(1009L));
+  }
+
+  @Test
+  void aWatchedDirectoryWindowsByItsComputedEventTime() throws Exception {
+    Path watched = dir.resolve("watched");
+    Files.createDirectories(watched);
+    // Orders 0 to 199 (00:00:00 to 00:02:19.3): the minutes ending at 00:01 and 00:02 close.
+    StringBuilder csv = new StringBuilder("id,price,qty,epoch_ms\n");
+    for (int id = 0; id < 200; id++) {
+      csv.append(id).append(",1.00,").append(qty(id)).append(',').append(epochMs(id)).append('\n');
+    }
+    Files.writeString(watched.resolve(".a.csv"), csv);
+    Files.move(watched.resolve(".a.csv"), watched.resolve("a.csv"));
+    session.execute(
+        create("live", watched)
+            .replace("'format' = 'csv'", "'format' = 'csv', 'source.monitor-interval' = '200 ms'"));
+    long[] quantities = new long[3];
+    for (int id = 0; id < 200; id++) {
+      quantities[(int) ((epochMs(id) - T0) / 60_000)] += qty(id);
+    }
+    try (SqlResult result =
+        session
+            .execute(
+                "SELECT window_end, sum(total) FROM TABLE(TUMBLE(TABLE live, DESCRIPTOR(ts),"
+                    + " INTERVAL '1' MINUTE)) GROUP BY window_start, window_end")
+            .orElseThrow()) {
+      assertThat(result.streaming()).isTrue();
+      List<List<Object>> rows = new ArrayList<>();
+      StreamingResults.readUntil(result, rows, 2, Duration.ofSeconds(90));
+      assertThat(rows).hasSize(2);
+      for (List<Object> row : rows) {
+        LocalDateTime end = (LocalDateTime) row.get(0);
+        int minute = end.getMinute() - 1;
+        assertThat(minute).isBetween(0, 1);
+        assertThat((BigDecimal) row.get(1))
+            .isEqualByComparingTo(BigDecimal.valueOf(quantities[minute]));
+      }
+    }
   }
 
   private static List<List<Object>> rows(String sql) {
