@@ -35,6 +35,10 @@ class ComputedColumnsKafkaTest {
   private static final long T0 = 1_767_225_600_000L;
 
   private static String create(String name, String bounded) {
+    return create(name, "clicks", bounded);
+  }
+
+  private static String create(String name, String topic, String bounded) {
     return """
         CREATE TABLE %s (
           user_id BIGINT,
@@ -49,12 +53,12 @@ class ComputedColumnsKafkaTest {
           WATERMARK FOR ts AS ts - INTERVAL '2' SECOND
         ) WITH (
           'connector' = 'kafka',
-          'topic' = 'clicks',
+          'topic' = '%s',
           'properties.bootstrap.servers' = '%s',
           'format' = 'json'%s
         )
         """
-        .formatted(name, KAFKA.bootstrapServers(), bounded);
+        .formatted(name, topic, KAFKA.bootstrapServers(), bounded);
   }
 
   private static String click(long userId, long epochMs) {
@@ -151,6 +155,35 @@ class ComputedColumnsKafkaTest {
         StreamingResults.readUntil(stream, rows, 3, Duration.ofSeconds(90));
         assertThat(rows).containsExactlyInAnyOrderElementsOf(bounded);
       }
+
+      // INSERT INTO a table with computed and virtual metadata columns writes the physical ones.
+      KAFKA.createTopic("clicks_copy", 1);
+      String copy = ",\n  'scan.bounded.mode' = 'latest-offset'";
+      session.execute(create("clicks_copy", "clicks_copy", copy));
+      try (SqlResult insert =
+          session
+              .execute("INSERT INTO clicks_copy SELECT user_id, url, epoch_ms FROM clicks_now")
+              .orElseThrow()) {
+        assertThat(insert.rows()).containsExactly(List.of(18L));
+      }
+      // The sink's transactions commit as the job ends; wait until a reader can see them.
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (KAFKA.values("clicks_copy", true).size() < 18 && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      String read = "SELECT user_id, ts, url_len - part, topic FROM %s";
+      session.execute(
+          create(
+              "copy_read",
+              "clicks_copy",
+              copy + ", 'properties.isolation.level' = 'read_committed'"));
+      List<List<Object>> copied = session.sql(read.formatted("copy_read")).rows();
+      List<List<Object>> original = session.sql(read.formatted("clicks_now")).rows();
+      assertThat(copied).hasSize(18);
+      assertThat(copied.stream().map(row -> row.subList(0, 3)).toList())
+          .containsExactlyInAnyOrderElementsOf(
+              original.stream().map(row -> row.subList(0, 3)).toList());
+      assertThat(copied).allMatch(row -> row.get(3).equals("clicks_copy"));
     }
   }
 
@@ -171,6 +204,12 @@ class ComputedColumnsKafkaTest {
           .hasMessage(
               "[INVALID_QUERY] Table 't': the metadata column p is BIGINT, but Kafka's 'partition'"
                   + " is INTEGER: declare it INTEGER");
+      session.execute(table.formatted("ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp'"));
+      assertThatThrownBy(() -> session.execute("INSERT INTO t VALUES (CAST(1 AS BIGINT))"))
+          .hasMessage(
+              "[UNSUPPORTED_FEATURE] not supported: INSERT INTO t: its metadata column ts is not"
+                  + " VIRTUAL, and Quiver's sinks write no record metadata; declare it VIRTUAL"
+                  + " (read only) to write the table");
       assertThatThrownBy(
               () ->
                   session.execute(

@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * CREATE [TEMPORARY] TABLE [IF NOT EXISTS] name (
  *     col TYPE [NOT NULL | NULL] [COMMENT '...'], ...           a physical column
  *     col AS expression [COMMENT '...']                          a computed column
- *     col TYPE METADATA [FROM 'key'] [VIRTUAL] [COMMENT '...']   a metadata column
+ *     col TYPE [NOT NULL] METADATA [FROM 'key'] [VIRTUAL] [COMMENT '...']   a metadata column
  *     [, WATERMARK FOR col AS col [- INTERVAL 'n' UNIT]]
  *     [, [CONSTRAINT c] PRIMARY KEY (col, ...) NOT ENFORCED]
  * ) [COMMENT '...'] WITH ('key' = 'value', ...)
@@ -182,6 +182,13 @@ public final class DdlParser {
         return;
       }
       SqlType type = DdlTypes.parse(in, column);
+      boolean nullable = true;
+      if (in.accept("NOT")) {
+        in.expect("NULL");
+        nullable = false;
+      } else {
+        in.accept("NULL");
+      }
       if (in.accept("METADATA")) {
         String key = column;
         if (in.accept("FROM")) {
@@ -189,15 +196,9 @@ public final class DdlParser {
         }
         boolean virtual = in.accept("VIRTUAL");
         comment();
+        // Nullable whatever the type says: a record may lack it (a Kafka record's timestamp).
         elements.metadata(nameToken, new Column(column, type, true), key, virtual);
         return;
-      }
-      boolean nullable = true;
-      if (in.accept("NOT")) {
-        in.expect("NULL");
-        nullable = false;
-      } else {
-        in.accept("NULL");
       }
       comment();
       elements.column(nameToken, new Column(column, type, nullable));

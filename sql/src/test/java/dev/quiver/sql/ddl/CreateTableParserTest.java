@@ -149,7 +149,7 @@ class CreateTableParserTest {
               epoch_ms BIGINT,
               ts AS TO_TIMESTAMP_LTZ(epoch_ms, 3),          -- the event time, computed
               kafka_ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL,
-              part INT METADATA FROM 'partition' VIRTUAL,
+              part INT NOT NULL METADATA FROM 'partition' VIRTUAL,
               `offset` BIGINT METADATA VIRTUAL COMMENT 'the key is the name',
               doubled AS (user_id * 2) + part COMMENT 'a metadata column in an expression',
               day AS CAST(kafka_ts AS DATE),
