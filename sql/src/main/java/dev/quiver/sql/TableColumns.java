@@ -9,11 +9,14 @@ import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The columns a {@code CREATE TABLE} declares, each with where its values come from, as Flink SQL's
@@ -234,6 +237,32 @@ public final class TableColumns {
       }
     }
     return exprs;
+  }
+
+  /**
+   * The columns a scan of {@code names} needs: those of them that are physical or metadata, every
+   * physical or metadata column their computed ones read, and those computed ones, in declared
+   * order. A connector reads only its {@link #read()} row.
+   */
+  public TableColumns narrowedTo(Collection<String> names) {
+    Set<String> wanted = new HashSet<>(names);
+    RowSchema read = read();
+    List<Expr> all = expressions();
+    Set<String> needed = new HashSet<>(wanted);
+    for (int c = 0; c < columns.size(); c++) {
+      if (wanted.contains(columns.get(c).name())) {
+        references(all.get(c), read, needed);
+      }
+    }
+    return new TableColumns(
+        table, columns.stream().filter(column -> needed.contains(column.name())).toList());
+  }
+
+  private static void references(Expr expr, RowSchema row, Set<String> names) {
+    if (expr instanceof ColumnRef ref) {
+      names.add(row.column(ref.index()).name());
+    }
+    expr.children().forEach(child -> references(child, row, names));
   }
 
   /** The names of {@code schema}'s columns, in order. */

@@ -17,9 +17,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Bounded file tables ({@code 'connector' = 'filesystem'} without a monitor interval) with computed
  * columns: the catalog table of the files' (physical) columns, made into the declared row. Its
  * statistics are the files' (their column numbers moved to the declared positions); a scan of it
- * reads the physical columns and {@link FileScanSources} computes the computed ones batch by batch
- * ({@link ComputedColumnsOperator}). A filter on a computed column is not pushed into the files
- * (the planner leaves comparisons of columns that are not physical out of the scan's filter).
+ * reads the physical columns it needs (its own and those its computed columns read) and {@link
+ * FileScanSources} computes the computed ones batch by batch ({@link ComputedColumnsOperator}). A
+ * filter on a computed column is not pushed into the files (the planner leaves comparisons of
+ * columns that are not physical out of the scan's filter).
  */
 final class ComputedFileTables {
   /** The declared schema, Arrow JSON, beside the file table's options. */

@@ -65,7 +65,10 @@ public final class FileScanSources implements ScanSourceFactory {
     TableSource source = scan.source();
     FileTable table = table(source);
     Optional<ScanPredicate> predicate = ScanPredicates.of(source.filter());
-    Optional<TableColumns> computed = ComputedFileTables.columns(source.name(), source.options());
+    // A table with computed columns: the physical columns the scan's columns need.
+    Optional<TableColumns> computed =
+        ComputedFileTables.columns(source.name(), source.options())
+            .map(columns -> columns.narrowedTo(TableColumns.names(source.schema())));
     ScanSpec spec =
         computed.isEmpty()
             ? table.scan(columns(source, table), predicate)

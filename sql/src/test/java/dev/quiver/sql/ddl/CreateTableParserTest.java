@@ -8,6 +8,7 @@ import dev.quiver.plan.time.EventTime;
 import dev.quiver.plan.type.SqlType;
 import dev.quiver.sql.TableColumns;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -213,6 +214,13 @@ class CreateTableParserTest {
             columns.expressions().get(7).toString(),
             columns.expressions().get(8).toString());
     assertThat(columns.expressions().get(3).toString()).contains("to_timestamp_ltz", "#2");
+    // What a scan of url and doubled reads: url, and user_id and part for doubled.
+    assertThat(columns.narrowedTo(List.of("url", "doubled")).read().columns())
+        .extracting(Column::name)
+        .containsExactly("user_id", "url", "part");
+    assertThat(columns.narrowedTo(List.of("ts")).schema().columns())
+        .extracting(Column::name)
+        .containsExactly("epoch_ms", "ts");
   }
 
   @Test
