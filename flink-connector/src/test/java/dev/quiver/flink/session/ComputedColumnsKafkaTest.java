@@ -185,6 +185,24 @@ class ComputedColumnsKafkaTest {
               original.stream().map(row -> row.subList(0, 3)).toList());
       assertThat(copied).allMatch(row -> row.get(3).equals("clicks_copy"));
     }
+
+    // One reader of both partitions: partition 0's clicks up to 00:00:25 must not make partition
+    // 1's earlier ones late, as they would under one watermark per reader (the computed event
+    // time's watermark is each partition's, taken in the reader).
+    try (QuiverSession session = QuiverSession.builder().parallelism(1).build()) {
+      session.execute(create("clicks", ""));
+      try (SqlResult stream =
+          session
+              .execute(
+                  "SELECT window_end, part, count(*) AS clicks FROM TABLE(TUMBLE(TABLE clicks,"
+                      + " DESCRIPTOR(ts), INTERVAL '10' SECOND))"
+                      + " GROUP BY window_start, window_end, part")
+              .orElseThrow()) {
+        List<List<Object>> rows = new ArrayList<>();
+        StreamingResults.readUntil(stream, rows, 3, Duration.ofSeconds(90));
+        assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+      }
+    }
   }
 
   @Test
