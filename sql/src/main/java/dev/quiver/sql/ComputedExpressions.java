@@ -61,7 +61,9 @@ final class ComputedExpressions {
         && project.expressions().size() == read.size() + 1) {
       return project.expressions().get(read.size());
     }
-    throw new IllegalStateException("unexpected plan of computed column " + column + ": " + plan);
+    // Text that closes the parentheses around it and goes on as a query of its own.
+    throw Errors.invalid(
+        "the computed column " + column + " AS " + sql + " is not one scalar expression", null);
   }
 
   private static PlanNode plan(

@@ -124,6 +124,8 @@ class CreateTableErrorsTest {
             | INVALID_QUERY | line 1, column 35: the computed column x AS s * 2: Cannot apply '*' to arguments of type '<VARCHAR> * <INTEGER>'. Supported form(s): '<NUMERIC> * <NUMERIC>' (a computed column reads the physical and metadata columns of t: id, s)
           CREATE TABLE t (id INT, x AS count(*)) WITH ('connector' = 'kafka') \
             | INVALID_QUERY | line 1, column 25: the computed column x AS count(*) is not a scalar expression of the row (an aggregate, a window or a subquery cannot compute a column)
+          CREATE TABLE t (id INT, x AS (SELECT max(id) FROM t)) WITH ('connector' = 'kafka') \
+            | INVALID_QUERY | line 1, column 25: the computed column x AS (SELECT max(id) FROM t) is not a scalar expression of the row (an aggregate, a window or a subquery cannot compute a column)
           CREATE TABLE t (id INT, x AS id + 1, y AS x + 1) WITH ('connector' = 'kafka') \
             | INVALID_QUERY | line 1, column 38: the computed column y AS x + 1: Column 'x' not found in any table (a computed column reads the physical and metadata columns of t: id)
           CREATE TABLE t (id INT, x AS , y INT) WITH ('connector' = 'kafka') \
