@@ -29,8 +29,9 @@ import org.apache.calcite.sql.SqlInsert;
  * target's type or of one that widens into it without loss of range (a narrower integer into a
  * wider integer or a decimal with room for its digits, a decimal into one with as many integer and
  * fractional digits, any number into DOUBLE), which is then cast. Anything else is one {@link
- * dev.quiver.error.ErrorCode#INVALID_QUERY} line naming the column. No column list ({@code INSERT
- * INTO t (a, b)}), no {@code UPSERT}.
+ * dev.quiver.error.ErrorCode#INVALID_QUERY} line naming the column. A table with computed or
+ * virtual metadata columns is written its physical columns only ({@link TableColumns#stored()}), as
+ * Flink writes it. No column list ({@code INSERT INTO t (a, b)}), no {@code UPSERT}.
  */
 final class InsertTargets {
   private InsertTargets() {}
@@ -70,7 +71,31 @@ final class InsertTargets {
               + name
               + " in its order, without a column list");
     }
-    return table.get();
+    return written(table.get());
+  }
+
+  /**
+   * {@code table} as an INSERT writes it: its physical columns, as Flink writes a table with
+   * computed and virtual metadata columns (they are read, never written).
+   */
+  private static CatalogTable written(CatalogTable table) {
+    TableColumns columns = TableColumns.of(table.name(), table.schema(), table.options());
+    if (columns.allPhysical()) {
+      return table;
+    }
+    for (TableColumns.Declared column : columns.ofKind(TableColumns.Kind.METADATA)) {
+      if (!column.virtual()) {
+        throw Errors.unsupported(
+            "INSERT INTO "
+                + table.name()
+                + ": its metadata column "
+                + column.name()
+                + " is not VIRTUAL, and Quiver's sinks write no record metadata; declare it"
+                + " VIRTUAL (read only) to write the table");
+      }
+    }
+    return new CatalogTable(
+        table.name(), columns.stored(), table.rowCount(), table.units(), table.options());
   }
 
   /**

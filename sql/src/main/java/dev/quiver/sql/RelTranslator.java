@@ -181,13 +181,38 @@ final class RelTranslator {
       return input;
     }
     CatalogTable table = tables.get(scan.source());
-    Optional<ScanFilter> filter = ScanFilters.derive(condition, scan.source().schema());
+    Optional<ScanFilter> filter =
+        ScanFilters.derive(condition, scan.source().schema()).flatMap(f -> physical(f, table));
     if (table == null || filter.isEmpty()) {
       return input;
     }
     TableSource source = scan.source().withFilter(filter.get(), table.units(filter.get()));
     tables.put(source, table);
     return PlanBuilder.scan(source, scan.tasks());
+  }
+
+  /**
+   * The comparisons of {@code filter} on physical columns of {@code table}: a computed or metadata
+   * column is not stored, so no file or statistic can be skipped by it.
+   */
+  private static Optional<ScanFilter> physical(ScanFilter filter, CatalogTable table) {
+    if (table == null) {
+      return Optional.of(filter);
+    }
+    TableColumns columns = TableColumns.of(table.name(), table.schema(), table.options());
+    if (columns.allPhysical()) {
+      return Optional.of(filter);
+    }
+    List<ScanFilter.Comparison> kept =
+        filter.conjuncts().stream()
+            .filter(
+                c ->
+                    columns
+                        .column(c.column())
+                        .map(d -> d.kind() == TableColumns.Kind.PHYSICAL)
+                        .orElse(false))
+            .toList();
+    return kept.isEmpty() ? Optional.empty() : Optional.of(new ScanFilter(kept));
   }
 
   private PlanBuilder project(Project project) {

@@ -145,6 +145,27 @@ class ScanFilterPushdownTest {
   }
 
   @Test
+  void comparisonsOfComputedAndMetadataColumnsAreNotPushed() {
+    TableColumns columns =
+        TableColumns.declare(
+            "c",
+            List.of(
+                TableColumns.Declared.physical(Column.of("i", SqlType.INTEGER)),
+                TableColumns.Declared.computed(Column.of("twice", SqlType.BOOLEAN), "i * 2"),
+                TableColumns.Declared.metadata(
+                    Column.of("p", SqlType.INTEGER), "partition", true)));
+    SqlPlanner computed =
+        new SqlPlanner(
+            new Catalog()
+                .add(new CatalogTable("c", columns.schema(), 30, UNITS, columns.options())));
+    String plan =
+        PlanPrinter.explain(
+            computed.plan("select * from c where twice > 4 and p = 1 and i < 10", 2));
+    // Not stored: no file statistic can rule anything out by them.
+    assertThat(plan).contains("filter=(i < 10)").doesNotContain("twice >", "p =");
+  }
+
+  @Test
   void withoutAPrunerEveryUnitStays() {
     SqlPlanner plain =
         new SqlPlanner(

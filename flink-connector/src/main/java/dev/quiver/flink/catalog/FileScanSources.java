@@ -13,10 +13,12 @@ import dev.quiver.formats.FileTable;
 import dev.quiver.formats.ScanPredicate;
 import dev.quiver.formats.ScanPredicates;
 import dev.quiver.formats.ScanSpec;
+import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.Scan;
 import dev.quiver.plan.node.SplitUnit;
 import dev.quiver.plan.node.TableSource;
+import dev.quiver.sql.TableColumns;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -63,14 +65,39 @@ public final class FileScanSources implements ScanSourceFactory {
     TableSource source = scan.source();
     FileTable table = table(source);
     Optional<ScanPredicate> predicate = ScanPredicates.of(source.filter());
-    ScanSpec spec = table.scan(columns(source, table), predicate);
+    // A table with computed columns: the physical columns the scan's columns need.
+    Optional<TableColumns> computed =
+        ComputedFileTables.columns(source.name(), source.options())
+            .map(columns -> columns.narrowedTo(TableColumns.names(source.schema())));
+    ScanSpec spec =
+        computed.isEmpty()
+            ? table.scan(columns(source, table), predicate)
+            : table.scan(TableColumns.names(computed.get().stored()), predicate);
     List<List<SplitUnit>> units =
         scan.assignment()
             .orElseThrow(
                 () -> new IllegalStateException(scan + " has no split assignment: plan it first"));
     checkFilesExist(source, table, units);
     List<List<FileSplit>> assignment = FileScanSource.assignment(table, predicate, units);
-    return FileScanSource.stream(env, table, spec, assignment, type, source.name());
+    if (computed.isEmpty()) {
+      return FileScanSource.stream(env, table, spec, assignment, type, source.name());
+    }
+    // The physical columns, then the scan's columns computed from them.
+    TableColumns columns = computed.get();
+    BatchTypeInfo stored =
+        BatchTypeInfo.of(
+            spec.outputSchema(), type.compression(), "scan " + source.name() + " (stored)");
+    List<Expr> all = columns.expressions();
+    List<Expr> read = new ArrayList<>();
+    for (Column column : source.schema().columns()) {
+      read.add(all.get(columns.indexOf(column.name())));
+    }
+    return ComputedColumnsOperator.compute(
+        FileScanSource.stream(env, table, spec, assignment, stored, source.name()),
+        read,
+        TableColumns.names(source.schema()),
+        type,
+        "scan " + source.name());
   }
 
   /** The table of {@code source}, opened once per distinct options. */

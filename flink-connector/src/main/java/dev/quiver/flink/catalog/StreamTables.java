@@ -8,6 +8,7 @@ import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.batch.BatchTypeInfo;
 import dev.quiver.flink.compiler.SelectColumnsOperator;
 import dev.quiver.flink.kafka.KafkaBatchSource;
+import dev.quiver.flink.kafka.KafkaMetadata;
 import dev.quiver.flink.kafka.KafkaValueFormat;
 import dev.quiver.flink.watch.WatchedDirectorySource;
 import dev.quiver.formats.CsvOptions;
@@ -19,6 +20,7 @@ import dev.quiver.plan.node.TableSource;
 import dev.quiver.plan.time.EventTime;
 import dev.quiver.plan.time.StreamOptions;
 import dev.quiver.sql.CatalogTable;
+import dev.quiver.sql.TableColumns;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -65,11 +67,17 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  *     'base-time-millis', 'block-events', 'scan.batch.rows', 'progress' ({@link NexmarkTables})
  * </pre>
  *
- * The table's {@link CatalogTable#options()} are the given options plus the declared schema (Arrow
- * JSON, {@value #SCHEMA}) and, for a stream, {@link StreamOptions}; {@link #source} turns a scan of
- * it into the Flink source. A stream has no statistics: it is planned as a very large table (so a
- * join broadcasts the bounded side and probes with the stream) with one placeholder split unit per
- * task (the connector, not the planner, spreads partitions or files over its readers).
+ * A table may declare computed columns ({@code ts AS TO_TIMESTAMP_LTZ(epoch_ms, 3)}, also as the
+ * event time) and, over Kafka, metadata columns ({@code part INT METADATA FROM 'partition'
+ * VIRTUAL}; keys {@code timestamp}, {@code partition}, {@code offset}, {@code topic}): the reader
+ * computes them batch by batch before it takes watermarks ({@link TableColumns}).
+ *
+ * <p>The table's {@link CatalogTable#options()} are the given options plus the declared schema
+ * (Arrow JSON, {@value #SCHEMA}), the columns' declarations ({@link TableColumns#options()}) and,
+ * for a stream, {@link StreamOptions}; {@link #source} turns a scan of it into the Flink source. A
+ * stream has no statistics: it is planned as a very large table (so a join broadcasts the bounded
+ * side and probes with the stream) with one placeholder split unit per task (the connector, not the
+ * planner, spreads partitions or files over its readers).
  */
 public final class StreamTables {
   /** The declared schema, Arrow schema JSON. */
@@ -144,16 +152,47 @@ public final class StreamTables {
       List<String> primaryKey,
       Map<String, String> with,
       int tasks) {
+    requireNonNull(schema, "schema is null");
+    return open(name, TableColumns.physical(name, schema), eventTime, primaryKey, with, tasks);
+  }
+
+  /**
+   * The catalog table {@code name} of {@code columns}: physical, computed and metadata ones, as
+   * {@code CREATE TABLE} declares them ({@link TableColumns}). A scan of it gives every column in
+   * declared order: the connector reads the physical and metadata columns and computes the computed
+   * ones from them, batch by batch and before it takes watermarks, so the event time may be a
+   * computed column. Only Kafka tables have metadata ({@link KafkaMetadata}). {@code primaryKey}
+   * (the {@code PRIMARY KEY ... NOT ENFORCED} columns; empty: none) is an {@code 'upsert-kafka'}
+   * table's message key, which it requires; other connectors ignore it.
+   *
+   * @throws QuiverException {@link ErrorCode#INVALID_QUERY} naming the table and the option or
+   *     column that is missing, unknown or wrong
+   */
+  public static CatalogTable open(
+      String name,
+      TableColumns columns,
+      Optional<EventTime> eventTime,
+      List<String> primaryKey,
+      Map<String, String> with,
+      int tasks) {
     requireNonNull(primaryKey, "primaryKey is null");
     requireNonNull(name, "name is null");
-    requireNonNull(schema, "schema is null");
+    requireNonNull(columns, "columns is null");
     requireNonNull(eventTime, "eventTime is null");
     requireNonNull(with, "with is null");
+    RowSchema schema = columns.schema();
     eventTime.ifPresent(time -> time.columnIndex(schema.toArrow()));
     String connector = required(name, with, "connector").toLowerCase(Locale.ROOT);
     Map<String, String> options = new LinkedHashMap<>(with);
     options.put("connector", connector);
     options.put(SCHEMA, schema.toArrow().toJson());
+    options.putAll(columns.options());
+    checkMetadata(name, connector, columns);
+    if (!columns.allPhysical() && connector.equals("nexmark")) {
+      throw invalid(
+          name,
+          "a Nexmark table has the generator's columns only, no computed or metadata columns");
+    }
     switch (connector) {
       case "kafka" -> {
         checkKeys(name, with, KAFKA_KEYS, true);
@@ -180,11 +219,16 @@ public final class StreamTables {
         batchRows(name, with, 8192);
         if (monitorInterval(name, with).isEmpty()) {
           // Flink's filesystem table without a monitor interval: the files present now.
-          return files(name, fileSpec(name, with, schema.toArrow()), schema);
+          return ComputedFileTables.of(
+              files(name, fileSpec(name, with, columns.stored().toArrow()), columns.stored()),
+              columns);
         }
         options.putAll(StreamOptions.unbounded(eventTime));
       }
       case "upsert-kafka" -> {
+        if (!columns.allPhysical()) {
+          throw invalid(name, "an 'upsert-kafka' table has physical columns only (it is written)");
+        }
         return upsertKafka(name, schema, eventTime, primaryKey, with, options);
       }
       case "nexmark" ->
@@ -211,6 +255,52 @@ public final class StreamTables {
   /** Whether {@code options} describe an {@code 'upsert-kafka'} table: written, not read. */
   public static boolean isUpsertKafka(Map<String, String> options) {
     return options.containsKey(SCHEMA) && "upsert-kafka".equals(options.get("connector"));
+  }
+
+  /**
+   * Metadata columns only where the connector has metadata (Kafka), each of a key it has, declared
+   * with the key's type.
+   */
+  private static void checkMetadata(String name, String connector, TableColumns columns) {
+    for (TableColumns.Declared column : columns.ofKind(TableColumns.Kind.METADATA)) {
+      if (!connector.equals("kafka")) {
+        throw invalid(
+            name,
+            "the metadata column "
+                + column.name()
+                + " reads '"
+                + column.metadataKey()
+                + "', but the "
+                + connector
+                + " connector has no metadata: declare a physical or computed column");
+      }
+      KafkaMetadata key =
+          KafkaMetadata.of(column.metadataKey())
+              .orElseThrow(
+                  () ->
+                      invalid(
+                          name,
+                          "the metadata column "
+                              + column.name()
+                              + " reads '"
+                              + column.metadataKey()
+                              + "', which Kafka records do not have; the keys are "
+                              + KafkaMetadata.keys()));
+      if (!key.type().equals(column.column().type())) {
+        throw invalid(
+            name,
+            "the metadata column "
+                + column.name()
+                + " is "
+                + column.column().type()
+                + ", but Kafka's '"
+                + key.key()
+                + "' is "
+                + key.type()
+                + ": declare it "
+                + key.type());
+      }
+    }
   }
 
   /**
@@ -247,13 +337,14 @@ public final class StreamTables {
           "the declared schema of " + table.name() + " is unreadable", e);
     }
     Optional<EventTime> eventTime = StreamOptions.eventTime(options);
+    TableColumns columns = TableColumns.of(table.name(), RowSchema.fromArrow(declared), options);
     DataStream<BatchRecord> stream =
         switch (options.get("connector")) {
-          case "kafka" -> kafka(env, table.name(), options, declared, eventTime, scan.tasks());
+          case "kafka" -> kafka(env, table.name(), options, columns, eventTime, scan.tasks());
           case "nexmark" ->
               NexmarkTables.stream(
                   env, table.name(), options, eventTime.orElseThrow(), scan.tasks());
-          default -> watched(env, table.name(), options, declared, eventTime, scan.tasks());
+          default -> watched(env, table.name(), options, columns, eventTime, scan.tasks());
         };
     return SelectColumnsOperator.select(stream, table.schema(), type, "scan " + table.name());
   }
@@ -262,20 +353,26 @@ public final class StreamTables {
       StreamExecutionEnvironment env,
       String name,
       Map<String, String> options,
-      Schema declared,
+      TableColumns columns,
       Optional<EventTime> eventTime,
       int tasks) {
     KafkaBatchSource.Builder builder =
         KafkaBatchSource.builder()
             .bootstrapServers(options.get("properties.bootstrap.servers"))
             .topic(options.get("topic"))
-            .schema(declared)
+            .schema(columns.stored().toArrow())
             .format(kafkaFormat(name, options))
             .startingOffsets(startingOffsets(name, options))
             .batchRows(batchRows(name, options, KafkaBatchSource.DEFAULT_BATCH_ROWS))
             .batchDelay(batchDelay(name, options))
             .idleTimeout(idleTimeout(name, options));
     csvDelimiter(name, options).ifPresent(builder::csvDelimiter);
+    for (TableColumns.Declared column : columns.ofKind(TableColumns.Kind.METADATA)) {
+      builder.metadata(column.name(), KafkaMetadata.of(column.metadataKey()).orElseThrow());
+    }
+    if (!columns.allPhysical()) {
+      builder.columns(columns.expressions(), TableColumns.names(columns.schema()));
+    }
     eventTime.ifPresent(builder::eventTime);
     if (kafkaBounded(name, options)) {
       builder.bounded();
@@ -298,16 +395,19 @@ public final class StreamTables {
       StreamExecutionEnvironment env,
       String name,
       Map<String, String> options,
-      Schema declared,
+      TableColumns columns,
       Optional<EventTime> eventTime,
       int tasks) {
     WatchedDirectorySource.Builder builder =
         WatchedDirectorySource.builder(
-                Path.of(options.get("path")), fileFormat(name, options), declared)
+                Path.of(options.get("path")), fileFormat(name, options), columns.stored().toArrow())
             .csv(csv(name, options))
             .batchRows(batchRows(name, options, 8192))
             .scanInterval(monitorInterval(name, options).orElseThrow())
             .idleTimeout(idleTimeout(name, options));
+    if (!columns.allPhysical()) {
+      builder.columns(columns.expressions(), TableColumns.names(columns.schema()));
+    }
     eventTime.ifPresent(builder::eventTime);
     return builder.build().stream(env, tasks);
   }

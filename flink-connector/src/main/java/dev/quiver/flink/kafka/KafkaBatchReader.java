@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.operators.memory.TaskAllocators;
+import dev.quiver.operators.scalar.BatchProjection;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -47,13 +48,22 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * completed checkpoint may be ahead by those rows; Flink restores from its checkpoint, never from
  * the group's offsets.)
  *
+ * <p>A partition's batch holds the value's columns and the record metadata asked for; with {@code
+ * columns} (a table's computed columns) each batch is projected into the table's row before it goes
+ * to the partition's output, so watermarks are taken from the computed event time, per partition,
+ * vectorized ({@link BatchProjection}).
+ *
  * <p>Memory: batches are built in the task's allocator (bound in {@link #start()}, released in
  * {@link #close()}); an emitted record is closed as soon as {@code collect} returns.
  */
 final class KafkaBatchReader implements SourceReader<BatchRecord, KafkaPartitionSplit> {
   private final SourceReader<ConsumerRecord<byte[], byte[]>, KafkaPartitionSplit> kafka;
   private final KafkaBatchOptions options;
+  private final Schema values;
   private final Schema schema;
+  private final List<KafkaMetadata> metadata;
+  private final KafkaBatchSource.Columns columns; // null: emit the read row
+  private BatchProjection projection;
   private final int task;
   private final String taskName;
   private final long batchDelayNanos;
@@ -67,11 +77,17 @@ final class KafkaBatchReader implements SourceReader<BatchRecord, KafkaPartition
   KafkaBatchReader(
       SourceReader<ConsumerRecord<byte[], byte[]>, KafkaPartitionSplit> kafka,
       KafkaBatchOptions options,
+      Schema values,
       Schema schema,
+      List<KafkaMetadata> metadata,
+      KafkaBatchSource.Columns columns,
       int task) {
     this.kafka = requireNonNull(kafka, "kafka is null");
     this.options = requireNonNull(options, "options is null");
+    this.values = requireNonNull(values, "values is null");
     this.schema = requireNonNull(schema, "schema is null");
+    this.metadata = List.copyOf(requireNonNull(metadata, "metadata is null"));
+    this.columns = columns;
     this.task = task;
     this.taskName = "kafka " + options.topic() + "[" + task + "]";
     this.batchDelayNanos = options.batchDelay().toNanos();
@@ -80,6 +96,7 @@ final class KafkaBatchReader implements SourceReader<BatchRecord, KafkaPartition
   @Override
   public void start() {
     memory = TaskAllocators.acquire(taskName);
+    projection = columns == null ? null : columns.projection();
     kafka.start();
   }
 
@@ -121,6 +138,10 @@ final class KafkaBatchReader implements SourceReader<BatchRecord, KafkaPartition
       batch.close();
       throw new IllegalStateException(taskName + ": no output for partition split " + split);
     }
+    if (projection != null) {
+      // Computed columns before the batch reaches the output: its watermark may be one of them.
+      batch = projection.projectAndClose(batch, memory.allocator());
+    }
     try (BatchRecord record = BatchRecord.data(task, batch)) {
       output.collect(record);
     }
@@ -138,7 +159,8 @@ final class KafkaBatchReader implements SourceReader<BatchRecord, KafkaPartition
               first.topic(),
               first.partition(),
               schema,
-              ValueDecoder.of(options.format(), schema, options.csvDelimiter()),
+              ValueDecoder.of(options.format(), values, options.csvDelimiter()),
+              metadata,
               memory.allocator(),
               options.batchRows(),
               batchDelayNanos);

@@ -5,10 +5,17 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.flink.batch.BatchRecord;
 import dev.quiver.flink.batch.BatchTypeInfo;
 import dev.quiver.flink.eventtime.EventTimeWatermarks;
+import dev.quiver.operators.scalar.BatchProjection;
+import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.time.EventTime;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -68,6 +75,10 @@ public final class KafkaBatchSource
   private final KafkaSource<ConsumerRecord<byte[], byte[]>> kafka;
   private final KafkaBatchOptions options;
   private final BatchTypeInfo type;
+  private final String valueSchema; // Arrow schema JSON: a Schema is not Serializable
+  private final String readSchema;
+  private final List<KafkaMetadata> metadata;
+  private final List<Expr> columns; // null: the batches are the read row
   private final EventTime eventTime; // nullable: no watermarks
   private final Duration idleTimeout;
 
@@ -80,12 +91,22 @@ public final class KafkaBatchSource
             builder.csvDelimiter,
             builder.batchRows,
             builder.batchDelay);
-    this.type = BatchTypeInfo.of(builder.schema, "kafka " + builder.topic);
+    List<Field> read = new ArrayList<>(builder.schema.getFields());
+    builder.metadataColumns.forEach(
+        (name, key) -> read.add(Field.nullable(name, key.type().arrow())));
+    Schema readRow = new Schema(read);
+    this.valueSchema = builder.schema.toJson();
+    this.readSchema = readRow.toJson();
+    this.metadata = List.copyOf(builder.metadataColumns.values());
+    this.columns = builder.columns == null ? null : List.copyOf(builder.columns);
+    Schema output =
+        columns == null ? readRow : new BatchProjection(columns, builder.columnNames).schema();
+    this.type = BatchTypeInfo.of(output, "kafka " + builder.topic);
     this.eventTime = builder.eventTime;
     this.idleTimeout = builder.idleTimeout;
     ValueDecoder.of(builder.format, builder.schema, builder.csvDelimiter); // checks the types
     if (eventTime != null) {
-      eventTime.columnIndex(builder.schema); // checks the column
+      eventTime.columnIndex(output); // checks the column
     }
   }
 
@@ -130,7 +151,13 @@ public final class KafkaBatchSource
   public SourceReader<BatchRecord, KafkaPartitionSplit> createReader(SourceReaderContext context)
       throws Exception {
     return new KafkaBatchReader(
-        kafka.createReader(context), options, type.schema(), context.getIndexOfSubtask());
+        kafka.createReader(context),
+        options,
+        Schema.fromJSON(valueSchema),
+        Schema.fromJSON(readSchema),
+        metadata,
+        columns == null ? null : new Columns(columns, type.schema()),
+        context.getIndexOfSubtask());
   }
 
   @Override
@@ -161,6 +188,14 @@ public final class KafkaBatchSource
     return type;
   }
 
+  /** The expressions of the batches' columns over the read row, and the batches' schema. */
+  record Columns(List<Expr> expressions, Schema schema) {
+    BatchProjection projection() {
+      return new BatchProjection(
+          expressions, schema.getFields().stream().map(Field::getName).toList());
+    }
+  }
+
   /** Options of a {@link KafkaBatchSource}; topic, bootstrap servers and schema are required. */
   public static final class Builder {
     private String bootstrapServers;
@@ -176,6 +211,9 @@ public final class KafkaBatchSource
     private OffsetsInitializer startingOffsets = OffsetsInitializer.earliest();
     private boolean bounded;
     private final Properties properties = new Properties();
+    private final Map<String, KafkaMetadata> metadataColumns = new LinkedHashMap<>();
+    private List<Expr> columns;
+    private List<String> columnNames;
 
     private Builder() {}
 
@@ -193,6 +231,27 @@ public final class KafkaBatchSource
     /** The declared schema of the values (see {@link KafkaValueFormat} for the column types). */
     public Builder schema(Schema value) {
       schema = requireNonNull(value, "value is null");
+      return this;
+    }
+
+    /**
+     * Reads {@code key} of each record into a column {@code name}, after the value's columns (in
+     * the order of these calls): the record's timestamp, partition, offset or topic.
+     */
+    public Builder metadata(String name, KafkaMetadata key) {
+      metadataColumns.put(requireNonNull(name, "name is null"), requireNonNull(key, "key is null"));
+      return this;
+    }
+
+    /**
+     * The batches' columns, computed from the read row (the value's columns, then the metadata
+     * columns) by {@code expressions}, named {@code names}, in each partition before its batch is
+     * emitted, so the event time may be one of them (a computed column: {@code ts AS
+     * TO_TIMESTAMP_LTZ(epoch_ms, 3)}). Default: the read row.
+     */
+    public Builder columns(List<Expr> expressions, List<String> names) {
+      columns = List.copyOf(requireNonNull(expressions, "expressions is null"));
+      columnNames = List.copyOf(requireNonNull(names, "names is null"));
       return this;
     }
 

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -18,14 +19,17 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  *
  * <p>It remembers the offset of its first row: a checkpoint taken while rows wait here must make a
  * restored reader read them again (see {@link KafkaBatchReader#snapshotState}). A message without a
- * value (a tombstone) is skipped. A value that does not fit the schema fails with {@link
- * ErrorCode#MALFORMED_ROW}, naming topic, partition, offset and column.
+ * value (a tombstone) is skipped. The batch's columns are the value's declared columns, then one
+ * per {@code metadata} (the record's partition, offset, ...), filled from each record. A value that
+ * does not fit the schema fails with {@link ErrorCode#MALFORMED_ROW}, naming topic, partition,
+ * offset and column.
  */
 final class PartitionBatcher implements AutoCloseable {
   private final String topic;
   private final int partition;
   private final Schema schema;
   private final ValueDecoder decoder;
+  private final List<KafkaMetadata> metadata;
   private final BufferAllocator allocator;
   private final int maxRows;
   private final long maxDelayNanos;
@@ -39,6 +43,7 @@ final class PartitionBatcher implements AutoCloseable {
       int partition,
       Schema schema,
       ValueDecoder decoder,
+      List<KafkaMetadata> metadata,
       BufferAllocator allocator,
       int maxRows,
       long maxDelayNanos) {
@@ -46,6 +51,7 @@ final class PartitionBatcher implements AutoCloseable {
     this.partition = partition;
     this.schema = requireNonNull(schema, "schema is null");
     this.decoder = requireNonNull(decoder, "decoder is null");
+    this.metadata = List.copyOf(requireNonNull(metadata, "metadata is null"));
     this.allocator = requireNonNull(allocator, "allocator is null");
     this.maxRows = maxRows;
     this.maxDelayNanos = maxDelayNanos;
@@ -71,6 +77,10 @@ final class PartitionBatcher implements AutoCloseable {
       decoder.decode(value, rows);
     } catch (BadValue bad) {
       throw malformed(record, value, bad);
+    }
+    int first = schema.getFields().size() - metadata.size();
+    for (int m = 0; m < metadata.size(); m++) {
+      metadata.get(m).write(record, batch.getVector(first + m), rows);
     }
     rows++;
     return rows >= maxRows;

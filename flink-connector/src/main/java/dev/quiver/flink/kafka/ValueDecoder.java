@@ -120,9 +120,12 @@ abstract class ValueDecoder {
             + " DECIMAL(p,s), VARCHAR, BOOLEAN, DATE or TIMESTAMP");
   }
 
-  /** Writes the next rows into {@code batch} (its vectors allocated, in schema order). */
+  /**
+   * Writes the next rows into {@code batch} (its vectors allocated, in schema order): into its
+   * first vectors, one per declared column (metadata columns may follow them).
+   */
   void bind(VectorSchemaRoot batch) {
-    vectors = batch.getFieldVectors().toArray(new FieldVector[0]);
+    vectors = batch.getFieldVectors().subList(0, names.length).toArray(new FieldVector[0]);
   }
 
   /** Decodes {@code value} into row {@code row}; {@link BadValue} if it does not fit. */

@@ -231,9 +231,10 @@ public final class QuiverSession implements AutoCloseable {
 
   /**
    * Runs one statement as Flink SQL's {@code TableEnvironment.executeSql} does: {@code CREATE
-   * TABLE} registers a table through {@link #registerTable(String, RowSchema, Optional, Map)} (the
-   * syntax: {@link DdlParser}), {@code DROP TABLE} removes one, and any other statement is a query
-   * started by {@link #sql}.
+   * TABLE} registers a table as {@link #registerTable(String, RowSchema, Optional, Map)} does, its
+   * computed and metadata columns included (the syntax: {@link DdlParser}; the columns: {@link
+   * StreamTables#open(String, dev.quiver.sql.TableColumns, Optional, List, Map, int)}), {@code DROP
+   * TABLE} removes one, and any other statement is a query started by {@link #sql}.
    *
    * <pre>{@code
    * session.execute("""
@@ -394,8 +395,16 @@ public final class QuiverSession implements AutoCloseable {
               + create.name()
               + " first replaces it");
     }
-    registerTable(
-        create.name(), create.schema(), create.eventTime(), create.primaryKey(), create.options());
+    // As registerTable(name, schema, eventTime, primaryKey, with), with computed and metadata
+    // columns.
+    register(
+        StreamTables.open(
+            create.name(),
+            create.columns(),
+            create.eventTime(),
+            create.primaryKey(),
+            create.options(),
+            parallelism));
   }
 
   private synchronized void dropTable(DropTable drop) {

@@ -7,6 +7,7 @@ import dev.quiver.flink.batch.BatchSlices;
 import dev.quiver.formats.FileBatchReader;
 import dev.quiver.formats.ScanSpec;
 import dev.quiver.operators.memory.TaskAllocators;
+import dev.quiver.operators.scalar.BatchProjection;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +31,7 @@ import org.apache.flink.core.io.InputStatus;
 final class WatchedDirectoryReader implements SourceReader<BatchRecord, WatchedFileSplit> {
   private final SourceReaderContext context;
   private final ScanSpec scan;
+  private final BatchProjection columns; // null: emit the files' rows
   private final int task;
   private final String taskName;
   private final ArrayDeque<WatchedFileSplit> queue = new ArrayDeque<>();
@@ -42,9 +44,11 @@ final class WatchedDirectoryReader implements SourceReader<BatchRecord, WatchedF
   private boolean finished;
   private CompletableFuture<Void> available = new CompletableFuture<>();
 
-  WatchedDirectoryReader(SourceReaderContext context, ScanSpec scan, String name) {
+  WatchedDirectoryReader(
+      SourceReaderContext context, ScanSpec scan, BatchProjection columns, String name) {
     this.context = requireNonNull(context, "context is null");
     this.scan = requireNonNull(scan, "scan is null");
+    this.columns = columns;
     this.task = context.getIndexOfSubtask();
     this.taskName = requireNonNull(name, "name is null") + "[" + task + "]";
   }
@@ -76,6 +80,10 @@ final class WatchedDirectoryReader implements SourceReader<BatchRecord, WatchedF
         continue;
       }
       int rows = batch.getRowCount();
+      if (columns != null) {
+        // Computed columns before the batch reaches the output: the watermark may be one.
+        batch = columns.projectAndClose(batch, memory.allocator());
+      }
       try (BatchRecord record = BatchRecord.data(task, batch)) {
         output.collect(record);
       }

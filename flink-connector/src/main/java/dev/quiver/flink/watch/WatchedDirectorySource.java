@@ -10,11 +10,14 @@ import dev.quiver.flink.eventtime.EventTimeWatermarks;
 import dev.quiver.formats.CsvOptions;
 import dev.quiver.formats.FileFormat;
 import dev.quiver.formats.ScanSpec;
+import dev.quiver.operators.scalar.BatchProjection;
+import dev.quiver.plan.expr.Expr;
 import dev.quiver.plan.time.EventTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -59,6 +62,7 @@ public final class WatchedDirectorySource
   private final String directory;
   private final ScanSpec scan;
   private final BatchTypeInfo type;
+  private final List<Expr> columns; // null: the batches are the files' rows
   private final long scanIntervalMillis;
   private final EventTime eventTime; // nullable
   private final Duration idleTimeout;
@@ -72,7 +76,12 @@ public final class WatchedDirectorySource
     this.directory = dir.toString();
     this.scan =
         ScanSpec.of(builder.format, builder.schema, builder.csv).withBatchRows(builder.batchRows);
-    this.type = BatchTypeInfo.of(scan.outputSchema(), "watch " + directory);
+    this.columns = builder.columns;
+    Schema output =
+        columns == null
+            ? scan.outputSchema()
+            : new BatchProjection(columns, builder.columnNames).schema();
+    this.type = BatchTypeInfo.of(output, "watch " + directory);
     if (builder.scanInterval.isNegative() || builder.scanInterval.isZero()) {
       throw new IllegalArgumentException("scanInterval must be positive: " + builder.scanInterval);
     }
@@ -80,7 +89,7 @@ public final class WatchedDirectorySource
     this.eventTime = builder.eventTime;
     this.idleTimeout = builder.idleTimeout;
     if (eventTime != null) {
-      eventTime.columnIndex(scan.outputSchema()); // checks the column
+      eventTime.columnIndex(output); // checks the column
     }
   }
 
@@ -117,7 +126,14 @@ public final class WatchedDirectorySource
 
   @Override
   public SourceReader<BatchRecord, WatchedFileSplit> createReader(SourceReaderContext context) {
-    return new WatchedDirectoryReader(context, scan, "watch " + directory);
+    return new WatchedDirectoryReader(
+        context,
+        scan,
+        columns == null
+            ? null
+            : new BatchProjection(
+                columns, type.schema().getFields().stream().map(Field::getName).toList()),
+        "watch " + directory);
   }
 
   @Override
@@ -158,6 +174,8 @@ public final class WatchedDirectorySource
     private Duration scanInterval = DEFAULT_SCAN_INTERVAL;
     private EventTime eventTime;
     private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+    private List<Expr> columns;
+    private List<String> columnNames;
 
     private Builder(Path directory, FileFormat format, Schema schema) {
       this.directory = requireNonNull(directory, "directory is null");
@@ -166,6 +184,17 @@ public final class WatchedDirectorySource
     }
 
     /** How CSV files are parsed (default: {@link CsvOptions#DEFAULT}, with a header). */
+    /**
+     * The batches' columns, computed from the files' rows by {@code expressions}, named {@code
+     * names}, in the reader before watermarks are taken (a table's computed columns; the event time
+     * may be one). Default: the files' rows.
+     */
+    public Builder columns(List<Expr> expressions, List<String> names) {
+      columns = List.copyOf(requireNonNull(expressions, "expressions is null"));
+      columnNames = List.copyOf(requireNonNull(names, "names is null"));
+      return this;
+    }
+
     public Builder csv(CsvOptions value) {
       csv = requireNonNull(value, "value is null");
       return this;

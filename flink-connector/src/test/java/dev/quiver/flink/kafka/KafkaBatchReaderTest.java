@@ -116,6 +116,9 @@ class KafkaBatchReaderTest {
         kafka,
         new KafkaBatchOptions(TOPIC, KafkaValueFormat.JSON, ',', rows, delay),
         KafkaEvents.SCHEMA,
+        KafkaEvents.SCHEMA,
+        List.of(),
+        null,
         0);
   }
 

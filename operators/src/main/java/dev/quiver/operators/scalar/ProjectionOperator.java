@@ -6,16 +6,10 @@ import dev.quiver.operators.BatchSink;
 import dev.quiver.operators.Operator;
 import dev.quiver.operators.OperatorContext;
 import dev.quiver.operators.expr.CompiledExpression;
-import dev.quiver.operators.expr.ExpressionCompiler;
 import dev.quiver.plan.expr.Expr;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.util.AutoCloseables;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -26,9 +20,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * between calls.
  */
 public final class ProjectionOperator implements Operator {
-  private final List<CompiledExpression> expressions;
+  private final BatchProjection projection;
   private final List<String> names;
-  private final Schema schema;
   private final BatchSink sink;
   private final BufferAllocator allocator;
   private final int targetRows;
@@ -48,21 +41,12 @@ public final class ProjectionOperator implements Operator {
     this.sink = requireNonNull(sink, "sink is null");
     this.allocator = context.allocator();
     this.targetRows = context.targetBatchRows();
-    List<CompiledExpression> compiled = new ArrayList<>();
-    List<Field> fields = new ArrayList<>();
-    for (int i = 0; i < expressions.size(); i++) {
-      Expr expr = expressions.get(i);
-      compiled.add(ExpressionCompiler.compile(expr));
-      fields.add(
-          new Field(this.names.get(i), new FieldType(expr.nullable(), expr.type(), null), null));
-    }
-    this.expressions = List.copyOf(compiled);
-    this.schema = new Schema(fields);
+    this.projection = new BatchProjection(expressions, this.names);
   }
 
   /** The schema of the output batches. */
   public Schema schema() {
-    return schema;
+    return projection.schema();
   }
 
   @Override
@@ -104,16 +88,7 @@ public final class ProjectionOperator implements Operator {
   }
 
   private VectorSchemaRoot project(VectorSchemaRoot batch) {
-    List<FieldVector> columns = new ArrayList<>(expressions.size());
-    try {
-      for (int i = 0; i < expressions.size(); i++) {
-        columns.add(expressions.get(i).evaluate(batch, schema.getFields().get(i), allocator));
-      }
-    } catch (RuntimeException e) {
-      AutoCloseables.close(e, columns);
-      throw e;
-    }
-    return new VectorSchemaRoot(schema, columns, batch.getRowCount());
+    return projection.project(batch, allocator);
   }
 
   @Override
@@ -130,6 +105,7 @@ public final class ProjectionOperator implements Operator {
   @Override
   public String toString() {
     StringBuilder text = new StringBuilder("Project[");
+    List<CompiledExpression> expressions = projection.expressions();
     for (int i = 0; i < expressions.size(); i++) {
       Expr expr = expressions.get(i).expression();
       text.append(i == 0 ? "" : ", ").append(expr);

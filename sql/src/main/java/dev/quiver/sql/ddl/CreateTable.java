@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
+import dev.quiver.sql.TableColumns;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +19,7 @@ import java.util.Optional;
  * other connectors ignore it.
  *
  * @param name the table, as written (unquoted)
- * @param schema the declared columns
+ * @param columns the declared columns: physical, computed and metadata ones
  * @param eventTime the {@code WATERMARK FOR} declaration, if any
  * @param primaryKey the {@code PRIMARY KEY} columns as declared, empty without one
  * @param options the {@code WITH} options in their order (keys as written)
@@ -27,7 +28,7 @@ import java.util.Optional;
  */
 public record CreateTable(
     String name,
-    RowSchema schema,
+    TableColumns columns,
     Optional<EventTime> eventTime,
     List<String> primaryKey,
     Map<String, String> options,
@@ -35,9 +36,14 @@ public record CreateTable(
     implements DdlStatement {
   public CreateTable {
     requireNonNull(name, "name is null");
-    requireNonNull(schema, "schema is null");
+    requireNonNull(columns, "columns is null");
     requireNonNull(eventTime, "eventTime is null");
     primaryKey = List.copyOf(requireNonNull(primaryKey, "primaryKey is null"));
     options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
+  }
+
+  /** Every declared column in declared order, computed ones typed by their expressions. */
+  public RowSchema schema() {
+    return columns.schema();
   }
 }

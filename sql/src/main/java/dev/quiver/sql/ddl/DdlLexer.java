@@ -31,38 +31,42 @@ final class DdlLexer {
       skipBlanks();
       int startLine = line;
       int startColumn = pos - lineStart + 1;
+      int start = pos;
       if (pos == text.length()) {
-        tokens.add(new Token(Token.Kind.END, "", startLine, startColumn));
+        tokens.add(new Token(Token.Kind.END, "", startLine, startColumn, start, start));
         return tokens;
       }
       char c = text.charAt(pos);
       if (Character.isLetter(c) || c == '_') {
-        int start = pos;
         while (pos < text.length()
             && (Character.isLetterOrDigit(text.charAt(pos)) || text.charAt(pos) == '_')) {
           pos++;
         }
-        tokens.add(new Token(Token.Kind.WORD, text.substring(start, pos), startLine, startColumn));
+        tokens.add(
+            new Token(
+                Token.Kind.WORD, text.substring(start, pos), startLine, startColumn, start, pos));
       } else if (Character.isDigit(c)) {
-        int start = pos;
         while (pos < text.length()
             && (Character.isDigit(text.charAt(pos)) || text.charAt(pos) == '.')) {
           pos++;
         }
         tokens.add(
-            new Token(Token.Kind.NUMBER, text.substring(start, pos), startLine, startColumn));
+            new Token(
+                Token.Kind.NUMBER, text.substring(start, pos), startLine, startColumn, start, pos));
       } else if (c == '\'') {
-        tokens.add(new Token(Token.Kind.STRING, quoted('\''), startLine, startColumn));
+        String value = quoted('\'');
+        tokens.add(new Token(Token.Kind.STRING, value, startLine, startColumn, start, pos));
       } else if (c == '`' || c == '"') {
         String name = quoted(c);
         if (name.isEmpty()) {
           throw error(startLine, startColumn, "an empty quoted identifier");
         }
-        tokens.add(new Token(Token.Kind.QUOTED, name, startLine, startColumn));
+        tokens.add(new Token(Token.Kind.QUOTED, name, startLine, startColumn, start, pos));
       } else {
         // Any other character is a symbol too: the parser says what it expected instead.
         pos++;
-        tokens.add(new Token(Token.Kind.SYMBOL, String.valueOf(c), startLine, startColumn));
+        tokens.add(
+            new Token(Token.Kind.SYMBOL, String.valueOf(c), startLine, startColumn, start, pos));
       }
     }
   }

@@ -3,9 +3,9 @@ package dev.quiver.sql.ddl;
 import dev.quiver.error.ErrorCode;
 import dev.quiver.error.QuiverException;
 import dev.quiver.plan.node.Column;
-import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
 import dev.quiver.plan.type.SqlType;
+import dev.quiver.sql.TableColumns;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * CREATE [TEMPORARY] TABLE [IF NOT EXISTS] name (
- *     col TYPE [NOT NULL | NULL] [COMMENT '...'], ...
+ *     col TYPE [NOT NULL | NULL] [COMMENT '...'], ...           a physical column
+ *     col AS expression [COMMENT '...']                          a computed column
+ *     col TYPE [NOT NULL] METADATA [FROM 'key'] [VIRTUAL] [COMMENT '...']   a metadata column
  *     [, WATERMARK FOR col AS col [- INTERVAL 'n' UNIT]]
  *     [, [CONSTRAINT c] PRIMARY KEY (col, ...) NOT ENFORCED]
  * ) [COMMENT '...'] WITH ('key' = 'value', ...)
@@ -38,8 +40,12 @@ import java.util.regex.Pattern;
  * <p>Errors are {@link QuiverException}s with one line naming where: {@link ErrorCode#SYNTAX_ERROR}
  * for text of the wrong shape, {@link ErrorCode#INVALID_QUERY} for a well-formed declaration that
  * means nothing (a duplicate column, a watermark on a column that is not a declared TIMESTAMP or
- * BIGINT), {@link ErrorCode#UNSUPPORTED_FEATURE} for Flink declarations Quiver cannot run yet
- * (computed and metadata columns, qualified names).
+ * BIGINT, a computed column's expression that does not compile), {@link
+ * ErrorCode#UNSUPPORTED_FEATURE} for Flink declarations Quiver cannot run yet (qualified names).
+ *
+ * <p>A computed column's expression is any scalar expression of Quiver's SQL over the table's
+ * physical and metadata columns, kept as its text and typed by compiling it ({@link
+ * TableColumns#declare}); which metadata keys exist is the connector's to say.
  */
 public final class DdlParser {
   private static final Pattern DDL_START =
@@ -137,9 +143,9 @@ public final class DdlParser {
               + ", found "
               + in.peek().describe());
     }
-    RowSchema schema = elements.schema();
+    TableColumns columns = elements.columns();
     return new CreateTable(
-        name, schema, elements.eventTime(), elements.primaryKey(), options(), ifNotExists);
+        name, columns, elements.eventTime(columns), elements.primaryKey(), options(), ifNotExists);
   }
 
   // A column, the watermark or the primary key.
@@ -170,13 +176,11 @@ public final class DdlParser {
     } else {
       Token nameToken = in.peek();
       String column = in.identifier("a column name, WATERMARK or PRIMARY KEY");
-      if (in.peek().is("AS") || in.peek().is("METADATA")) {
-        throw new QuiverException(
-            ErrorCode.UNSUPPORTED_FEATURE,
-            TokenCursor.where(in.peek())
-                + "computed and metadata columns are not supported ("
-                + column
-                + "): declare the column with its type");
+      if (in.accept("AS")) {
+        String expression = in.expression("the expression of computed column " + column);
+        comment();
+        elements.computed(nameToken, column, expression);
+        return;
       }
       SqlType type = DdlTypes.parse(in, column);
       boolean nullable = true;
@@ -186,10 +190,25 @@ public final class DdlParser {
       } else {
         in.accept("NULL");
       }
-      if (in.accept("COMMENT")) {
-        in.string("after COMMENT");
+      if (in.accept("METADATA")) {
+        String key = column;
+        if (in.accept("FROM")) {
+          key = in.string("after METADATA FROM (the metadata key, e.g. 'timestamp')");
+        }
+        boolean virtual = in.accept("VIRTUAL");
+        comment();
+        // Nullable whatever the type says: a record may lack it (a Kafka record's timestamp).
+        elements.metadata(nameToken, new Column(column, type, true), key, virtual);
+        return;
       }
+      comment();
       elements.column(nameToken, new Column(column, type, nullable));
+    }
+  }
+
+  private void comment() {
+    if (in.accept("COMMENT")) {
+      in.string("after COMMENT");
     }
   }
 

@@ -10,12 +10,15 @@ import java.util.Locale;
  * [PRECISION]}, {@code DECIMAL}/{@code DEC}/{@code NUMERIC [(p[, s])]} (Flink's default {@code
  * DECIMAL(10, 0)}), {@code CHAR}/{@code VARCHAR [(n)]} and {@code STRING} (Quiver's strings have no
  * length), {@code DATE}, {@code TIMESTAMP [(p)] [WITHOUT TIME ZONE]} with {@code p <= 6}: Quiver's
- * timestamps are microseconds, which hold Flink's usual {@code TIMESTAMP(3)} exactly.
+ * timestamps are microseconds, which hold Flink's usual {@code TIMESTAMP(3)} exactly. {@code
+ * TIMESTAMP_LTZ [(p)]} and {@code TIMESTAMP [(p)] WITH LOCAL TIME ZONE} (an instant, the type of a
+ * Kafka record's timestamp) are the same TIMESTAMP: Quiver's timestamps are UTC, so an instant is
+ * its UTC date and time, as Flink shows it in a session whose time zone is UTC.
  */
 final class DdlTypes {
   private static final String KNOWN =
       "BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p, s), CHAR(n),"
-          + " VARCHAR(n), STRING, DATE, TIMESTAMP(p)";
+          + " VARCHAR(n), STRING, DATE, TIMESTAMP(p), TIMESTAMP_LTZ(p)";
 
   private DdlTypes() {}
 
@@ -49,6 +52,10 @@ final class DdlTypes {
       case "STRING" -> SqlType.VARCHAR;
       case "DATE" -> SqlType.DATE;
       case "TIMESTAMP" -> timestamp(parser, token, column);
+      case "TIMESTAMP_LTZ" -> {
+        precision(parser, column);
+        yield SqlType.TIMESTAMP;
+      }
       default ->
           throw TokenCursor.invalid(
               token,
@@ -87,6 +94,28 @@ final class DdlTypes {
   }
 
   private static SqlType timestamp(TokenCursor parser, Token token, String column) {
+    precision(parser, column);
+    if (parser.accept("WITH")) {
+      // WITH LOCAL TIME ZONE: an instant, which Quiver's UTC timestamps hold (as TIMESTAMP_LTZ).
+      if (parser.accept("LOCAL")) {
+        parser.expect("TIME");
+        parser.expect("ZONE");
+        return SqlType.TIMESTAMP;
+      }
+      throw TokenCursor.invalid(
+          token,
+          "TIMESTAMP WITH TIME ZONE of column "
+              + column
+              + " is not supported; use TIMESTAMP or TIMESTAMP_LTZ (UTC values)");
+    }
+    if (parser.accept("WITHOUT")) {
+      parser.expect("TIME");
+      parser.expect("ZONE");
+    }
+    return SqlType.TIMESTAMP;
+  }
+
+  private static void precision(TokenCursor parser, String column) {
     if (parser.acceptSymbol('(')) {
       Token precisionToken = parser.peek();
       int precision = parser.number("a precision");
@@ -101,18 +130,5 @@ final class DdlTypes {
                 + ": Quiver's timestamps are microseconds, use TIMESTAMP(6) or less");
       }
     }
-    if (parser.accept("WITH")) {
-      // WITH LOCAL TIME ZONE / WITH TIME ZONE: Quiver's timestamps are UTC without a zone.
-      throw TokenCursor.invalid(
-          token,
-          "TIMESTAMP WITH (LOCAL) TIME ZONE of column "
-              + column
-              + " is not supported; use TIMESTAMP (UTC values)");
-    }
-    if (parser.accept("WITHOUT")) {
-      parser.expect("TIME");
-      parser.expect("ZONE");
-    }
-    return SqlType.TIMESTAMP;
   }
 }

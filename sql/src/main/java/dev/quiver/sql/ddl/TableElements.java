@@ -1,9 +1,10 @@
 package dev.quiver.sql.ddl;
 
+import dev.quiver.error.QuiverException;
 import dev.quiver.plan.node.Column;
-import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
 import dev.quiver.plan.type.SqlType;
+import dev.quiver.sql.TableColumns;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,19 +14,20 @@ import java.util.Optional;
 
 /**
  * The columns, watermark and primary key of a {@code CREATE TABLE} as they are parsed, in any order
- * (Flink allows the watermark before a column it names); {@link #schema()} and {@link #eventTime()}
- * check them against each other once all are read. Column names are unique ignoring case, as the
- * catalog's table names.
+ * (Flink allows the watermark before a column it names); {@link #columns()} and {@link #eventTime}
+ * check them against each other once all are read (a computed column's expression may name a column
+ * declared after it). Column names are unique ignoring case, as the catalog's table names.
  */
 final class TableElements {
   private final String table;
-  private final List<Column> columns = new ArrayList<>();
-  private final Map<String, Column> byName = new HashMap<>();
+  private final List<TableColumns.Declared> columns = new ArrayList<>();
+  private final Map<String, TableColumns.Declared> byName = new HashMap<>();
   private final List<Token> keyTokens = new ArrayList<>();
   private final List<String> keyColumns = new ArrayList<>();
   private Token watermarkToken;
   private EventTime eventTime;
   private Token primaryKeyToken;
+  private final Map<String, Token> computedTokens = new HashMap<>();
   private String last = "";
 
   TableElements(String table) {
@@ -33,6 +35,20 @@ final class TableElements {
   }
 
   void column(Token token, Column column) {
+    add(token, TableColumns.Declared.physical(column));
+  }
+
+  void computed(Token token, String column, String expression) {
+    // Typed once every column is read: the expression may name a column declared after it.
+    add(token, TableColumns.Declared.computed(Column.of(column, SqlType.BOOLEAN), expression));
+    computedTokens.put(column, token);
+  }
+
+  void metadata(Token token, Column column, String key, boolean virtual) {
+    add(token, TableColumns.Declared.metadata(column, key, virtual));
+  }
+
+  private void add(Token token, TableColumns.Declared column) {
     if (byName.putIfAbsent(column.name().toLowerCase(Locale.ROOT), column) != null) {
       throw TokenCursor.invalid(
           token, "the column " + column.name() + " is declared twice in " + table);
@@ -68,7 +84,41 @@ final class TableElements {
     return last;
   }
 
-  RowSchema schema() {
+  /** The columns, computed ones typed by their expressions. */
+  TableColumns columns() {
+    check();
+    List<TableColumns.Declared> typed = new ArrayList<>();
+    for (TableColumns.Declared column : columns) {
+      if (column.kind() != TableColumns.Kind.COMPUTED) {
+        typed.add(column);
+        continue;
+      }
+      try {
+        typed.add(
+            TableColumns.declare(table, typedPlus(column)).column(column.name()).orElseThrow());
+      } catch (QuiverException e) {
+        throw new QuiverException(
+            e.code(),
+            TokenCursor.where(computedTokens.get(column.name()))
+                + e.getMessage().replaceFirst("^\\[[A-Z_]+\\] ", ""),
+            e);
+      }
+    }
+    return TableColumns.of(table, typed);
+  }
+
+  // The non-computed columns and {@code computed}: the row its expression is compiled over.
+  private List<TableColumns.Declared> typedPlus(TableColumns.Declared computed) {
+    List<TableColumns.Declared> row = new ArrayList<>();
+    for (TableColumns.Declared column : columns) {
+      if (column.kind() != TableColumns.Kind.COMPUTED || column == computed) {
+        row.add(column);
+      }
+    }
+    return row;
+  }
+
+  private void check() {
     if (columns.isEmpty()) {
       throw TokenCursor.invalid(
           primaryKeyToken != null ? primaryKeyToken : watermarkToken,
@@ -81,11 +131,10 @@ final class TableElements {
             "the PRIMARY KEY column " + keyColumns.get(i) + " is not a column of " + table);
       }
     }
-    return new RowSchema(columns);
   }
 
   /**
-   * The PRIMARY KEY columns, spelled as their columns were declared (call after {@link #schema},
+   * The PRIMARY KEY columns, spelled as their columns were declared (call after {@link #columns},
    * which checks that they are columns); empty without a PRIMARY KEY.
    */
   List<String> primaryKey() {
@@ -96,16 +145,17 @@ final class TableElements {
     return key;
   }
 
-  Optional<EventTime> eventTime() {
+  Optional<EventTime> eventTime(TableColumns typed) {
     if (eventTime == null) {
       return Optional.empty();
     }
-    Column column = byName.get(eventTime.column().toLowerCase(Locale.ROOT));
-    if (column == null) {
+    TableColumns.Declared declared = byName.get(eventTime.column().toLowerCase(Locale.ROOT));
+    if (declared == null) {
       throw TokenCursor.invalid(
           watermarkToken,
           "the WATERMARK column " + eventTime.column() + " is not a column of " + table);
     }
+    Column column = typed.column(declared.name()).orElseThrow().column();
     SqlType.Kind kind = column.type().kind();
     if (kind != SqlType.Kind.TIMESTAMP && kind != SqlType.Kind.BIGINT) {
       throw TokenCursor.invalid(

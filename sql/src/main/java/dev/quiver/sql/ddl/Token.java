@@ -6,8 +6,10 @@ package dev.quiver.sql.ddl;
  * @param kind what the token is
  * @param text a word's or quoted identifier's name (quotes removed), a string's value (quotes
  *     removed, doubled quotes undone), a number's digits, a symbol's character; empty at the end
+ * @param start the offset of the token's first character in the statement
+ * @param end the offset after its last character
  */
-record Token(Kind kind, String text, int line, int column) {
+record Token(Kind kind, String text, int line, int column, int start, int end) {
   enum Kind {
     /** An unquoted word: a keyword or an identifier. */
     WORD,

@@ -9,10 +9,12 @@ import java.util.List;
  * column C: expected X, found Y" when the next token is not what the statement needs there.
  */
 final class TokenCursor {
+  private final String text;
   private final List<Token> tokens;
   private int next;
 
   TokenCursor(String text) {
+    this.text = text;
     this.tokens = DdlLexer.tokens(text);
   }
 
@@ -92,6 +94,35 @@ final class TokenCursor {
     }
     next++;
     return token.text();
+  }
+
+  /**
+   * The text of the expression that starts here and ends before the first {@code ,} or {@code )}
+   * outside parentheses, or {@code COMMENT}, or the end: a computed column's SQL, as written
+   * (comments inside it included), for Quiver's SQL parser to read.
+   */
+  String expression(String what) {
+    Token first = peek();
+    Token last = null;
+    int depth = 0;
+    while (true) {
+      Token token = peek();
+      if (token.kind() == Token.Kind.END
+          || (depth == 0 && (token.isSymbol(',') || token.isSymbol(')') || token.is("COMMENT")))) {
+        break;
+      }
+      if (token.isSymbol('(')) {
+        depth++;
+      } else if (token.isSymbol(')')) {
+        depth--;
+      }
+      last = token;
+      next++;
+    }
+    if (last == null) {
+      throw syntax(first, "expected " + what + ", found " + first.describe());
+    }
+    return text.substring(first.start(), last.end());
   }
 
   static String where(Token token) {

@@ -104,10 +104,10 @@ class CreateTableErrorsTest {
             | INVALID_QUERY | line 1, column 65: the interval '0.5' MILLISECOND is not a whole number of milliseconds of zero or more
           CREATE TABLE t (ts TIMESTAMP(9)) WITH ('connector' = 'kafka') \
             | INVALID_QUERY | line 1, column 30: TIMESTAMP(9) of column ts: Quiver's timestamps are microseconds, use TIMESTAMP(6) or less
-          CREATE TABLE t (ts TIMESTAMP WITH LOCAL TIME ZONE) WITH ('connector' = 'kafka') \
-            | INVALID_QUERY | line 1, column 20: TIMESTAMP WITH (LOCAL) TIME ZONE of column ts is not supported; use TIMESTAMP (UTC values)
+          CREATE TABLE t (ts TIMESTAMP WITH TIME ZONE) WITH ('connector' = 'kafka') \
+            | INVALID_QUERY | line 1, column 20: TIMESTAMP WITH TIME ZONE of column ts is not supported; use TIMESTAMP or TIMESTAMP_LTZ (UTC values)
           CREATE TABLE t (m MAP<STRING, INT>) WITH ('connector' = 'kafka') \
-            | INVALID_QUERY | line 1, column 19: unknown or unsupported type MAP of column m; Quiver's types are BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p, s), CHAR(n), VARCHAR(n), STRING, DATE, TIMESTAMP(p)
+            | INVALID_QUERY | line 1, column 19: unknown or unsupported type MAP of column m; Quiver's types are BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p, s), CHAR(n), VARCHAR(n), STRING, DATE, TIMESTAMP(p), TIMESTAMP_LTZ(p)
           CREATE TABLE t (d DECIMAL(40, 2)) WITH ('connector' = 'kafka') \
             | INVALID_QUERY | line 1, column 19: DECIMAL(40, 2) needs 1 <= precision <= 38 and scale <= precision
           CREATE TABLE t (id INT, PRIMARY KEY (nope) NOT ENFORCED) WITH ('connector' = 'kafka') \
@@ -118,8 +118,24 @@ class CreateTableErrorsTest {
             | INVALID_QUERY | line 1, column 17: the table t declares no columns
           CREATE TABLE t (id INT) WITH ('connector' = 'kafka', 'connector' = 'filesystem') \
             | INVALID_QUERY | line 1, column 54: the option 'connector' is given twice
-          CREATE TABLE t (id INT, x AS id + 1) WITH ('connector' = 'kafka') \
-            | UNSUPPORTED_FEATURE | line 1, column 27: computed and metadata columns are not supported (x): declare the column with its type
+          CREATE TABLE t (id INT, x AS nope + 1) WITH ('connector' = 'kafka') \
+            | INVALID_QUERY | line 1, column 25: the computed column x AS nope + 1: Column 'nope' not found in any table (a computed column reads the physical and metadata columns of t: id)
+          CREATE TABLE t (id INT, s STRING, x AS s * 2) WITH ('connector' = 'kafka') \
+            | INVALID_QUERY | line 1, column 35: the computed column x AS s * 2: Cannot apply '*' to arguments of type '<VARCHAR> * <INTEGER>'. Supported form(s): '<NUMERIC> * <NUMERIC>' (a computed column reads the physical and metadata columns of t: id, s)
+          CREATE TABLE t (id INT, x AS count(*)) WITH ('connector' = 'kafka') \
+            | INVALID_QUERY | line 1, column 25: the computed column x AS count(*) is not a scalar expression of the row (an aggregate, a window or a subquery cannot compute a column)
+          CREATE TABLE t (id INT, x AS (SELECT max(id) FROM t)) WITH ('connector' = 'kafka') \
+            | INVALID_QUERY | line 1, column 25: the computed column x AS (SELECT max(id) FROM t) is not a scalar expression of the row (an aggregate, a window or a subquery cannot compute a column)
+          CREATE TABLE t (id INT, x AS id + 1, y AS x + 1) WITH ('connector' = 'kafka') \
+            | INVALID_QUERY | line 1, column 38: the computed column y AS x + 1: Column 'x' not found in any table (a computed column reads the physical and metadata columns of t: id)
+          CREATE TABLE t (id INT, x AS , y INT) WITH ('connector' = 'kafka') \
+            | SYNTAX_ERROR | line 1, column 30: expected the expression of computed column x, found ','
+          CREATE TABLE t (id INT, s AS CAST(id AS VARCHAR), WATERMARK FOR s AS s) WITH ('connector' = 'kafka') \
+            | INVALID_QUERY | line 1, column 51: the WATERMARK column s is VARCHAR; it must be a TIMESTAMP (or a BIGINT of milliseconds since the epoch)
+          CREATE TABLE t (id INT, p INT METADATA FROM partition) WITH ('connector' = 'kafka') \
+            | SYNTAX_ERROR | line 1, column 45: expected a 'string' after METADATA FROM (the metadata key, e.g. 'timestamp'), found 'partition'
+          CREATE TABLE t (id INT, p AS id, P INT METADATA) WITH ('connector' = 'kafka') \
+            | INVALID_QUERY | line 1, column 34: the column P is declared twice in t
           CREATE TABLE db.t (id INT) WITH ('connector' = 'kafka') \
             | UNSUPPORTED_FEATURE | line 1, column 16: qualified table names are not supported: Quiver has one catalog, name the table without 'db.'
           CREATE TABLE t AS SELECT 1 \

@@ -6,7 +6,9 @@ import dev.quiver.plan.node.Column;
 import dev.quiver.plan.node.RowSchema;
 import dev.quiver.plan.time.EventTime;
 import dev.quiver.plan.type.SqlType;
+import dev.quiver.sql.TableColumns;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -136,6 +138,106 @@ class CreateTableParserTest {
             "create table t (watermark for TS as TS - interval '3' second, Ts bigint)"
                 + " with ('connector' = 'kafka')");
     assertThat(table.eventTime()).contains(new EventTime("Ts", Duration.ofSeconds(3)));
+  }
+
+  @Test
+  void computedAndMetadataColumnsAsFlinkKafkaTablesDeclareThem() {
+    CreateTable table =
+        create(
+            """
+            CREATE TABLE clicks (
+              user_id BIGINT,
+              url STRING,
+              epoch_ms BIGINT,
+              ts AS TO_TIMESTAMP_LTZ(epoch_ms, 3),          -- the event time, computed
+              kafka_ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL,
+              part INT NOT NULL METADATA FROM 'partition' VIRTUAL,
+              `offset` BIGINT METADATA VIRTUAL COMMENT 'the key is the name',
+              doubled AS (user_id * 2) + part COMMENT 'a metadata column in an expression',
+              day AS CAST(kafka_ts AS DATE),
+              WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
+            ) WITH ('connector' = 'kafka')
+            """);
+    // Declared order, computed columns typed by their expressions (TIMESTAMP_LTZ is UTC TIMESTAMP).
+    assertThat(table.schema())
+        .isEqualTo(
+            RowSchema.of(
+                Column.of("user_id", SqlType.BIGINT),
+                Column.of("url", SqlType.VARCHAR),
+                Column.of("epoch_ms", SqlType.BIGINT),
+                Column.of("ts", SqlType.TIMESTAMP),
+                Column.of("kafka_ts", SqlType.TIMESTAMP),
+                Column.of("part", SqlType.INTEGER),
+                Column.of("offset", SqlType.BIGINT),
+                Column.of("doubled", SqlType.BIGINT),
+                Column.of("day", SqlType.DATE)));
+    assertThat(table.eventTime()).contains(new EventTime("ts", Duration.ofSeconds(5)));
+    TableColumns columns = table.columns();
+    assertThat(columns.stored().columns())
+        .extracting(Column::name)
+        .containsExactly("user_id", "url", "epoch_ms");
+    assertThat(columns.read().columns())
+        .extracting(Column::name)
+        .containsExactly("user_id", "url", "epoch_ms", "kafka_ts", "part", "offset");
+    assertThat(columns.columns())
+        .extracting(TableColumns.Declared::kind)
+        .containsExactly(
+            TableColumns.Kind.PHYSICAL,
+            TableColumns.Kind.PHYSICAL,
+            TableColumns.Kind.PHYSICAL,
+            TableColumns.Kind.COMPUTED,
+            TableColumns.Kind.METADATA,
+            TableColumns.Kind.METADATA,
+            TableColumns.Kind.METADATA,
+            TableColumns.Kind.COMPUTED,
+            TableColumns.Kind.COMPUTED);
+    assertThat(columns.column("ts").orElseThrow().expression())
+        .isEqualTo("TO_TIMESTAMP_LTZ(epoch_ms, 3)");
+    assertThat(columns.column("doubled").orElseThrow().expression())
+        .isEqualTo("(user_id * 2) + part");
+    assertThat(columns.column("kafka_ts").orElseThrow().metadataKey()).isEqualTo("timestamp");
+    assertThat(columns.column("offset").orElseThrow().metadataKey()).isEqualTo("offset");
+    assertThat(columns.column("part").orElseThrow().virtual()).isTrue();
+    // The declaration travels in the table's options and comes back the same.
+    assertThat(TableColumns.of("clicks", table.schema(), columns.options()).columns())
+        .isEqualTo(columns.columns());
+    // The declared row as expressions over the read row: references and compiled expressions.
+    assertThat(columns.expressions())
+        .extracting(Object::toString)
+        .containsExactly(
+            "user_id#0",
+            "url#1",
+            "epoch_ms#2",
+            columns.expressions().get(3).toString(),
+            "kafka_ts#3",
+            "part#4",
+            "offset#5",
+            columns.expressions().get(7).toString(),
+            columns.expressions().get(8).toString());
+    assertThat(columns.expressions().get(3).toString()).contains("to_timestamp_ltz", "#2");
+    // What a scan of url and doubled reads: url, and user_id and part for doubled.
+    assertThat(columns.narrowedTo(List.of("url", "doubled")).read().columns())
+        .extracting(Column::name)
+        .containsExactly("user_id", "url", "part");
+    assertThat(columns.narrowedTo(List.of("ts")).schema().columns())
+        .extracting(Column::name)
+        .containsExactly("epoch_ms", "ts");
+  }
+
+  @Test
+  void aComputedColumnMayReadAColumnDeclaredAfterItAndPhysicalColumnsStayPlain() {
+    CreateTable table =
+        create(
+            "CREATE TABLE t (price2 AS price * 2, price DECIMAL(10, 2), kafka_ts TIMESTAMP(3)"
+                + " METADATA FROM 'timestamp') WITH ('connector' = 'kafka')");
+    assertThat(table.schema().columns())
+        .extracting(Column::name)
+        .containsExactly("price2", "price", "kafka_ts");
+    assertThat(table.schema().column(0).type()).isEqualTo(SqlType.decimal(21, 2));
+    assertThat(table.columns().column("kafka_ts").orElseThrow().virtual()).isFalse();
+    assertThat(
+            create("CREATE TABLE t (a INT) WITH ('connector' = 'kafka')").columns().allPhysical())
+        .isTrue();
   }
 
   @Test

@@ -14,6 +14,7 @@ public final class DateFunctions {
         new DatePart(),
         new DateDiff(),
         new MakeDate(),
+        new ToTimestampLtz(),
         Strftime.strftime(),
         Strftime.dateFormat(),
         new Strptime());

@@ -109,6 +109,39 @@ class DateFunctionKernelsTest {
     }
   }
 
+  /** Flink's to_timestamp_ltz: epoch seconds or milliseconds as the instant's UTC TIMESTAMP. */
+  @Test
+  void toTimestampLtzReadsEpochSecondsOrMilliseconds(BufferAllocator allocator) {
+    try (BigIntVector epoch = new BigIntVector("epoch", allocator);
+        VectorSchemaRoot batch = VectorSchemaRoot.of(epoch)) {
+      epoch.allocateNew(3);
+      epoch.set(0, 1_767_225_603_123L);
+      epoch.setNull(1);
+      epoch.set(2, -1_500L);
+      epoch.setValueCount(3);
+      batch.setRowCount(3);
+      Expr millis = FunctionRegistry.call("to_timestamp_ltz", col(0, SqlType.BIGINT), lit(3));
+      Expr byDefault = FunctionRegistry.call("TO_TIMESTAMP_LTZ", col(0, SqlType.BIGINT));
+      Expr seconds = FunctionRegistry.call("to_timestamp_ltz", col(0, SqlType.BIGINT), lit(0));
+      long expected = LocalDateTime.parse("2026-01-01T00:00:03.123").toEpochSecond(ZoneOffset.UTC);
+      assertThat(longs(millis, batch, allocator))
+          .containsExactly(expected * 1_000_000 + 123_000, null, -1_500_000L);
+      assertThat(longs(byDefault, batch, allocator))
+          .containsExactly(expected * 1_000_000 + 123_000, null, -1_500_000L);
+      assertThat(longs(seconds, batch, allocator))
+          .containsExactly(1_767_225_603_123_000_000L, null, -1_500_000_000L);
+      assertThatThrownBy(
+              () -> FunctionRegistry.call("to_timestamp_ltz", col(0, SqlType.BIGINT), lit(6)))
+          .isInstanceOf(QuiverException.class)
+          .hasMessageContaining("to_timestamp_ltz(epoch, precision)");
+      epoch.set(0, Long.MAX_VALUE / 10);
+      assertThatThrownBy(() -> longs(millis, batch, allocator))
+          .isInstanceOf(QuiverException.class)
+          .extracting(e -> ((QuiverException) e).code())
+          .isEqualTo(ErrorCode.NUMERIC_OVERFLOW);
+    }
+  }
+
   @Test
   void strftimeThenStrptimeGivesTheTimestampBack(BufferAllocator allocator) {
     Random random = new Random(7);
@@ -272,10 +305,13 @@ class DateFunctionKernelsTest {
 
   private static List<Long> longs(Expr expr, VectorSchemaRoot batch, BufferAllocator allocator) {
     try (FieldVector out = ExpressionCompiler.compile(expr).evaluate(batch, allocator)) {
-      BigIntVector vector = (BigIntVector) out;
+      // A BIGINT, or a TIMESTAMP's microseconds.
       List<Long> values = new ArrayList<>();
       for (int i = 0; i < batch.getRowCount(); i++) {
-        values.add(vector.isNull(i) ? null : vector.get(i));
+        values.add(
+            out.isNull(i)
+                ? null
+                : out instanceof TimeStampMicroVector ts ? ts.get(i) : ((BigIntVector) out).get(i));
       }
       return values;
     }
