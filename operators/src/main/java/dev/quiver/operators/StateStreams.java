@@ -1,7 +1,9 @@
 package dev.quiver.operators;
 
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
 import java.io.FilterInputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -62,5 +64,13 @@ public final class StateStreams {
         out.flush();
       }
     };
+  }
+
+  /**
+   * A snapshot's writer over {@code out}: buffered in 64 KiB (the size of a state frame), never
+   * closing {@code out}. The caller flushes it when done.
+   */
+  public static DataOutputStream snapshotWriter(OutputStream out) {
+    return new DataOutputStream(new BufferedOutputStream(unclosable(out), 1 << 16));
   }
 }

@@ -155,7 +155,14 @@ public final class KafkaBatchSink {
     }
     Schema row = new Schema(fields.subList(0, fields.size() - 1));
     ValueEncoder.of(options.keyFormat, select(row, options.keyColumns), options.csvDelimiter);
-    return options.valueExceptKey ? select(row, except(row, options.keyColumns)) : row;
+    return select(row, valueColumns(row, options.keyColumns, options.valueExceptKey));
+  }
+
+  /** The columns of {@code row} an upsert sink's values hold: all, or all but the key's. */
+  private static int[] valueColumns(Schema row, int[] keyColumns, boolean exceptKey) {
+    return IntStream.range(0, row.getFields().size())
+        .filter(c -> !exceptKey || IntStream.of(keyColumns).noneMatch(k -> k == c))
+        .toArray();
   }
 
   private static Schema select(Schema schema, int[] columns) {
@@ -164,12 +171,6 @@ public final class KafkaBatchSink {
       fields.add(schema.getFields().get(column));
     }
     return new Schema(fields);
-  }
-
-  private static int[] except(Schema schema, int[] columns) {
-    return IntStream.range(0, schema.getFields().size())
-        .filter(c -> IntStream.of(columns).noneMatch(k -> k == c))
-        .toArray();
   }
 
   /** Options of a {@link KafkaBatchSink}; topic and bootstrap servers are required. */
@@ -332,10 +333,7 @@ public final class KafkaBatchSink {
       } else {
         List<Field> fields = schema.getFields();
         Schema row = new Schema(fields.subList(0, fields.size() - 1)); // without the row kind
-        valueColumns =
-            valueExceptKey
-                ? except(row, keyColumns)
-                : IntStream.range(0, row.getFields().size()).toArray();
+        valueColumns = valueColumns(row, keyColumns, valueExceptKey);
         encoder = ValueEncoder.of(format, select(row, valueColumns), csvDelimiter);
         keyEncoder = ValueEncoder.of(keyFormat, select(row, keyColumns), csvDelimiter);
       }

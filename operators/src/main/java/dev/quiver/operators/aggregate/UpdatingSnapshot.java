@@ -3,7 +3,6 @@ package dev.quiver.operators.aggregate;
 import dev.quiver.operators.StateStreams;
 import dev.quiver.operators.kernel.BatchStreams;
 import dev.quiver.plan.aggregate.AggregateCall;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -52,7 +51,6 @@ final class UpdatingSnapshot {
   private static final int GLOBAL_WRITTEN = 1;
   private static final int END = -1;
   static final int CHUNK_BYTES = 4 << 20;
-  private static final int BUFFER_BYTES = 64 << 10;
   private static final BatchStreams.Names NAMES =
       new BatchStreams.Names("an updating aggregate state", "groups", "an aggregate of groups");
 
@@ -87,8 +85,7 @@ final class UpdatingSnapshot {
       int target,
       BufferAllocator allocator)
       throws IOException {
-    DataOutputStream data =
-        new DataOutputStream(new BufferedOutputStream(StateStreams.unclosable(out), BUFFER_BYTES));
+    DataOutputStream data = StateStreams.snapshotWriter(out);
     data.write(VERSION);
     data.write(globalWritten ? GLOBAL_WRITTEN : 0);
     BatchStreams.write(

@@ -21,16 +21,7 @@ final class HeldRows {
   final BitSet matched; // probe rows that met a build row (LEFT, FULL joins)
 
   /** A batch held in memory, {@code bytes} of it reserved in the budget. */
-  static HeldRows inMemory(VectorSchemaRoot batch, long min, long max, long bytes, BitSet matched) {
-    return new HeldRows(batch, min, max, bytes, matched);
-  }
-
-  /** A run of batches in {@code file}, {@code batchRows[i]} rows in its batch i. */
-  static HeldRows onDisk(SpillFile file, int[] batchRows, long min, long max, BitSet matched) {
-    return new HeldRows(file, batchRows, min, max, matched);
-  }
-
-  private HeldRows(VectorSchemaRoot batch, long min, long max, long bytes, BitSet matched) {
+  HeldRows(VectorSchemaRoot batch, long min, long max, long bytes, BitSet matched) {
     this.batch = batch;
     this.file = null;
     this.batchRows = null;
@@ -41,7 +32,8 @@ final class HeldRows {
     this.matched = matched;
   }
 
-  private HeldRows(SpillFile file, int[] batchRows, long min, long max, BitSet matched) {
+  /** A run of batches in {@code file}, {@code batchRows[i]} rows in its batch i. */
+  HeldRows(SpillFile file, int[] batchRows, long min, long max, BitSet matched) {
     this.batch = null;
     this.file = file;
     this.batchRows = batchRows;

@@ -191,7 +191,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
         budget.reserve(bytes, what); // refused again: MEMORY_BUDGET_EXCEEDED
       }
       reserved += bytes;
-      held.add(HeldRows.inMemory(batch, min, max, bytes, matched));
+      held.add(new HeldRows(batch, min, max, bytes, matched));
       rows += count;
     } catch (RuntimeException | Error e) {
       batch.close();
@@ -313,7 +313,7 @@ final class IntervalJoinBuffer implements AutoCloseable {
       }
       file = writer.finish(); // a write that fails leaves the batches held as they were
     }
-    HeldRows onDisk = HeldRows.onDisk(file, batchRows, min, max, matched);
+    HeldRows onDisk = new HeldRows(file, batchRows, min, max, matched);
     for (HeldRows batch : List.copyOf(run)) {
       held.remove(batch);
       forget(batch);

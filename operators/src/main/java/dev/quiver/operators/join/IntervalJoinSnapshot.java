@@ -3,7 +3,6 @@ package dev.quiver.operators.join;
 import dev.quiver.operators.StateStreams;
 import dev.quiver.operators.kernel.BatchStreams;
 import dev.quiver.operators.memory.BatchTransfer;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -64,8 +63,7 @@ final class IntervalJoinSnapshot {
       Schema probeSchema,
       IntervalJoinBuffer probe)
       throws IOException {
-    DataOutputStream data =
-        new DataOutputStream(new BufferedOutputStream(StateStreams.unclosable(out), 1 << 16));
+    DataOutputStream data = StateStreams.snapshotWriter(out);
     data.write(VERSION);
     data.writeLong(header.watermark());
     data.writeLong(build.late());

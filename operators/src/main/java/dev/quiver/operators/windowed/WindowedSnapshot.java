@@ -3,7 +3,6 @@ package dev.quiver.operators.windowed;
 import dev.quiver.operators.StateStreams;
 import dev.quiver.operators.kernel.BatchStreams;
 import dev.quiver.operators.kernel.WindowBuffers;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -54,8 +53,7 @@ final class WindowedSnapshot {
   /** Writes to {@code out} the state of {@code header} and the rows of {@code windows}. */
   static void write(OutputStream out, Header header, Schema schema, WindowBuffers windows)
       throws IOException {
-    DataOutputStream data =
-        new DataOutputStream(new BufferedOutputStream(StateStreams.unclosable(out), 1 << 16));
+    DataOutputStream data = StateStreams.snapshotWriter(out);
     data.write(VERSION);
     data.writeLong(header.watermark());
     data.writeLong(header.lateRows());
